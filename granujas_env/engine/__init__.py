@@ -1,0 +1,19 @@
+"""Pure-Python rules engine of 3000 Granujas (no RL imports)."""
+
+from . import actions
+from .data import Catalog, CatalogError, Rules, load_catalog, load_rules
+from .game import DECISION_KINDS, Game, GameConfig, GameOverError, IllegalActionError
+
+__all__ = [
+    "DECISION_KINDS",
+    "Catalog",
+    "CatalogError",
+    "Game",
+    "GameConfig",
+    "GameOverError",
+    "IllegalActionError",
+    "Rules",
+    "actions",
+    "load_catalog",
+    "load_rules",
+]

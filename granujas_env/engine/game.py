@@ -1,0 +1,1060 @@
+"""The rules engine of 3000 Granujas: setup, turn flow, challenges, end of day and scoring.
+
+The engine owns the flow. At any moment it says who must decide (:attr:`Game.current_player`), what
+kind of decision it is (:attr:`Game.decision`) and which action ids are legal
+(:meth:`Game.legal_actions`); :meth:`Game.apply` changes the state. Interrupts (challenge windows,
+response arrows, timing triggers, sub-choices of an effect) are frames pushed on a decision stack and
+popped when answered. All chance comes from one seeded ``random.Random`` owned by the game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from operator import index as as_index
+from typing import Callable
+
+from . import actions as A
+from .data import Catalog, Rules, Step, load_catalog, load_rules
+from .state import Frame, Granuja, PlayedCard, Player, Safe
+
+GAME_LENGTHS = ("short", "long")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the pending decision. The state is left unchanged."""
+
+
+class GameOverError(IllegalActionError):
+    """An action was applied after the game ended."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What game to play. Invalid values fail at construction with a clear message."""
+
+    num_players: int = 4
+    game_length: str = "short"
+    strategy_cards: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.num_players, bool) or not isinstance(self.num_players, int):
+            raise ValueError(f"num_players must be an int in 2..4, got {self.num_players!r}")
+        if not 2 <= self.num_players <= 4:
+            raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players}")
+        if self.game_length not in GAME_LENGTHS:
+            raise ValueError(
+                f"game_length must be one of {GAME_LENGTHS}, got {self.game_length!r}"
+            )
+        if not isinstance(self.strategy_cards, bool):
+            raise ValueError(f"strategy_cards must be True or False, got {self.strategy_cards!r}")
+        if self.strategy_cards:
+            raise ValueError(
+                "strategy_cards=True is not available yet: the Strategy cards come with the "
+                "complete card catalog (issue #3); use strategy_cards=False"
+            )
+
+
+_DEFAULT_DATA: tuple[Rules, Catalog] | None = None
+
+
+def default_data() -> tuple[Rules, Catalog]:
+    """The shipped rules and catalog, loaded and validated once."""
+    global _DEFAULT_DATA
+    if _DEFAULT_DATA is None:
+        _DEFAULT_DATA = (load_rules(), load_catalog())
+    return _DEFAULT_DATA
+
+
+# Decision kinds: a pending decision's kind names what is being asked (docs/actions.md).
+DECISION_KINDS: dict[str, str] = {
+    "start_ability": "start of turn: use a start-of-turn Granuja (sheet) or pass",
+    "plan_card": "step 1 Plan: choose the poker card to play (card)",
+    "plan_slot": "step 1 Plan: choose the empty slot to play it in, i.e. the declared slot (slot)",
+    "challenge": "challenge window: place a henchman on the current player's card (confirm) or pass",
+    "ability": "step 2: use the leader ability (leader) or a matching Granuja (sheet), or end the step (pass)",
+    "response": "use a Granuja whose response arrow points at the Granuja just used (sheet) or pass",
+    "trigger": "a timing text applies (e.g. after you gain reputation): use that Granuja (sheet) or pass",
+    "use_again": "use-twice modifier: use the Granuja a second time (confirm) or not (pass)",
+    "hire": "step 3: hire a Saloon Granuja (saloon) or use the Sheriff's Office (sheriff)",
+    "on_hire": "an «Al contratar» Granuja was hired: use its ability (confirm) or not (pass)",
+    "place": "place the hired Granuja on the sheet (sheet); when full, discard one (sheet) or it (discard_new)",
+    "rearrange": "after hiring: swap two sheet positions (swap) or finish (pass)",
+    "sheriff_option": "Sheriff's Office: sell information, pay bail or bribe the sheriff (sheriff_option)",
+    "bail": "pay bail: whose jailed henchman to free (seat); pass to stop after the first",
+    "peek_target": "choose the board Safe to peek at (board_safe)",
+    "steal_target": "choose the board Safe to steal (board_safe)",
+    "mark_source": "out of Marks: move one of yours from another Safe (board_safe / held_safe) or skip (pass)",
+    "mark_face": "choose the face of the Mark placed on the Safe (mark_face)",
+    "abandon": "over the Safe limit: choose the held Safe to abandon (held_safe)",
+    "unused_location": "choose the location whose unused Safe you peek at (location)",
+    "first_player": "highest reputation: choose who plays the first turn of the new day (seat)",
+}
+
+# Decisions answered automatically when the only legal action is to pass: asking would add a step
+# that carries no choice.
+_AUTO_PASS = frozenset({"start_ability", "ability", "response", "trigger", "mark_source"})
+
+
+class Game:
+    """One game of 3000 Granujas. Create it, then loop over ``legal_actions`` / ``apply``."""
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        seed: int | None = None,
+        *,
+        rules: Rules | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
+        self.config = config or GameConfig()
+        default_rules, default_catalog = default_data()
+        self.rules = rules or default_rules
+        self.catalog = catalog or default_catalog
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.num_players = self.config.num_players
+        self.last_day = self.rules.days[self.config.game_length]
+        self._legal_cache: list[int] | None = None
+        self._setup()
+        self._advance()
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self) -> None:
+        rules, rng, n = self.rules, self.rng, self.num_players
+        table = rules.decks[(self.config.game_length, n)]
+
+        def build(colours: dict[str, int | str]) -> list[int]:
+            deck: list[int] = []
+            for colour, count in colours.items():  # listed top colour first
+                cards = self.catalog.cards_of_colour(colour)
+                rng.shuffle(cards)
+                take = len(cards) if count == "all" else min(int(count), len(cards))
+                deck.extend(cards[:take])
+            deck.reverse()  # the end of the list is the top of the deck
+            return deck
+
+        self.trait_deck = build(table["traits"])
+        self.occ_deck = build(table["occupations"])
+        self.next_uid = 0
+        self.saloon: list[Granuja | None] = [None] * rules.saloon_size
+        self.discard: list[Granuja] = []
+        self.limbo: Granuja | None = None  # a hired Granuja on its way to the sheet
+        for _ in range(rules.saloon_size):
+            self._refill_saloon(0)
+
+        self.safes: list[Safe] = []
+        self.board: list[list[int | None]] = []
+        self.unused: list[list[int]] = []
+        for loc_index, loc in enumerate(rules.locations):
+            values = list(loc.values)
+            rng.shuffle(values)
+            ids = []
+            for value in values:
+                safe = Safe(id=len(self.safes), location=loc_index, value=value)
+                self.safes.append(safe)
+                ids.append(safe.id)
+            row: list[int | None] = []
+            for pos, sid in enumerate(ids[: rules.safes_on_board]):
+                self.safes[sid].board_pos = pos
+                row.append(sid)
+            self.board.append(row)
+            self.unused.append(ids[rules.safes_on_board :])
+        # Safe ids are a physical identity only: shuffle them so an id says nothing of its value.
+        order = list(range(len(self.safes)))
+        rng.shuffle(order)
+        remap = {old: new for new, old in enumerate(order)}
+        for safe in self.safes:
+            safe.id = remap[safe.id]
+        self.safes.sort(key=lambda s: s.id)
+        self.board = [[remap[s] for s in row] for row in self.board]  # type: ignore[index]
+        self.unused = [[remap[s] for s in pile] for pile in self.unused]
+
+        self.players: list[Player] = []
+        for seat in range(n):
+            deck = list(rules.poker_cards)
+            rng.shuffle(deck)
+            hand = [deck.pop() for _ in range(rules.hand_size)]
+            self.players.append(
+                Player(
+                    seat=seat,
+                    hand=sorted(hand),
+                    deck=deck,
+                    money=rules.starting_money,
+                    reputation=rules.reputation_start,
+                    free_henchmen=rules.henchmen - rules.henchmen_in_jail,
+                    jailed_henchmen=rules.henchmen_in_jail,
+                    marks=list(rules.mark_counts),
+                    sheet=[None] * rules.sheet_size,
+                )
+            )
+        self.first_player = rng.randrange(n)
+        self.day = 1
+        self.turn = 0  # index of the turn within the day
+        self.current = self.first_player
+        self.last_turn_player = -1
+        self.used: set[object] = set()  # abilities used in this player's turn / this end of day
+        self.events: list[tuple[int, str]] = []  # timing events waiting to be offered
+        self.history: list[tuple] = []  # public log
+        self.declared: list[list[list[int]]] = [[[] for _ in range(n)]]  # [day][seat] -> slots
+        self.game_over = False
+        self.scores: list[int] | None = None
+        self.winner: int | None = None
+        self.stack: list[Frame] = [Frame("game")]
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def decision(self) -> Frame | None:
+        """The pending decision (kind, player, context), or None when the game is over."""
+        return None if self.game_over else self.stack[-1]
+
+    @property
+    def current_player(self) -> int:
+        """Seat that must decide now (-1 when the game is over)."""
+        return -1 if self.game_over else self.stack[-1].player
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the pending decision (empty when the game is over)."""
+        if self.game_over:
+            return []
+        if self._legal_cache is None:
+            frame = self.stack[-1]
+            self._legal_cache = sorted(_LEGAL[frame.kind](self, frame))
+        return self._legal_cache
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action id. Illegal input raises and leaves the state unchanged."""
+        if self.game_over:
+            raise GameOverError("the game is over: no action can be applied (reset to play again)")
+        try:
+            if isinstance(action, bool) or isinstance(action, float):
+                raise TypeError
+            action = as_index(action)
+        except TypeError:
+            raise IllegalActionError(
+                f"action must be an integer id, got {action!r} ({type(action).__name__}); "
+                f"pending decision {self.stack[-1].kind!r} of player {self.current_player} "
+                f"allows {self.legal_actions()}"
+            ) from None
+        legal = self.legal_actions()
+        if action not in legal:
+            shown = ", ".join(f"{a} ({A.describe(a)})" for a in legal)
+            what = A.describe(action) if 0 <= action < A.NUM_ACTIONS else "out of range"
+            raise IllegalActionError(
+                f"action {action} ({what}) is not legal for the pending decision "
+                f"{self.stack[-1].kind!r} of player {self.current_player}; legal ids: {shown}"
+            )
+        frame = self.stack.pop()
+        self._legal_cache = None
+        _ANSWER[frame.kind](self, frame, action)
+        self._advance()
+
+    def returns(self) -> list[float]:
+        """Terminal rewards: +1 to the winner, -1/(N-1) to the others (zeros before the end)."""
+        if not self.game_over:
+            return [0.0] * self.num_players
+        lose = -1.0 / (self.num_players - 1)
+        return [1.0 if seat == self.winner else lose for seat in range(self.num_players)]
+
+    def score_margins(self) -> list[float]:
+        """(own score - best rival score) / score_scale, clipped to [-1, 1]; zeros before the end."""
+        if not self.game_over or self.scores is None:
+            return [0.0] * self.num_players
+        out = []
+        for seat, score in enumerate(self.scores):
+            best = max(s for j, s in enumerate(self.scores) if j != seat)
+            out.append(max(-1.0, min(1.0, (score - best) / self.rules.score_scale)))
+        return out
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        import copy
+
+        clone = Game.__new__(Game)
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            if key in ("rules", "catalog", "config"):
+                setattr(clone, key, value)  # immutable, shared
+            else:
+                setattr(clone, key, copy.deepcopy(value, memo))
+        return clone
+
+    # ------------------------------------------------------------------ flow
+    def _advance(self) -> None:
+        """Run engine continuations until a decision is pending or the game is over."""
+        while not self.game_over:
+            frame = self.stack[-1]
+            kind = frame.kind
+            if kind in _LEGAL:
+                if kind in _AUTO_PASS:
+                    legal = self.legal_actions()
+                    if len(legal) == 1 and legal[0] == A.PASS:
+                        self.stack.pop()
+                        self._legal_cache = None
+                        _ANSWER[kind](self, frame, A.PASS)
+                        continue
+                return
+            if self.events and kind in _SAFE_POINTS:
+                self.stack.append(Frame("triggers", events=self.events))
+                self.events = []
+                continue
+            _RUN[kind](self, frame)
+        self._legal_cache = None
+
+    def _push(self, kind: str, player: int = -1, **data: object) -> None:
+        self.stack.append(Frame(kind, player, **data))
+
+    def _run_game(self, frame: Frame) -> None:
+        if self.turn < self.rules.turns_per_day * self.num_players:
+            self.current = (self.first_player + self.turn) % self.num_players
+            self._push("turn", self.current, stage="start")
+        else:
+            self._push("day_end", stage="reveal")
+
+    def _run_turn(self, frame: Frame) -> None:
+        p = frame.player
+        stage = frame.data["stage"]
+        if stage == "start":
+            self.used = set()
+            frame.data["stage"] = "start_abilities"
+            frame.data["slot"] = 0
+        elif stage == "start_abilities":
+            self._push("start_ability", p)
+        elif stage == "plan":
+            frame.data["stage"] = "after_plan"
+            if self.players[p].hand:
+                self._push("plan_card", p)
+        elif stage == "after_plan":
+            frame.data["stage"] = "abilities" if frame.data["slot"] else "step3"
+            self._push_window(p)
+        elif stage == "abilities":
+            self._push("ability", p, slot=frame.data["slot"])
+        elif stage == "after_abilities":
+            frame.data["stage"] = "step3"
+            self._push_window(p)
+        elif stage == "step3":
+            frame.data["stage"] = "after_step3"
+            self._push("hire", p)
+        elif stage == "after_step3":
+            frame.data["stage"] = "end"
+            self._push_window(p)
+        else:  # end
+            self.last_turn_player = p
+            self.turn += 1
+            self.stack.pop()
+
+    def _turn_frame(self) -> Frame:
+        for frame in reversed(self.stack):
+            if frame.kind == "turn":
+                return frame
+        raise RuntimeError("no turn in progress")
+
+    def _current_card(self) -> PlayedCard | None:
+        """The card the current player played this turn, if any."""
+        player = self.players[self.current]
+        for card in player.played:
+            if card.turn == self.turn:
+                return card
+        return None
+
+    # ------------------------------------------------------------------ challenges
+    def _push_window(self, p: int) -> None:
+        card = self._current_card()
+        if card is None:
+            return
+        queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
+        self._push("window", p, queue=queue)
+
+    def _may_challenge(self, seat: int, card: PlayedCard) -> bool:
+        return self.players[seat].free_henchmen > 0 and seat not in card.henchmen
+
+    def _run_window(self, frame: Frame) -> None:
+        card = self._current_card()
+        queue = frame.data["queue"]
+        while queue:
+            seat = queue.pop(0)
+            if card is not None and self._may_challenge(seat, card):
+                self._push("challenge", seat)
+                return
+        self.stack.pop()
+
+    def _legal_challenge(self, frame: Frame) -> list[int]:
+        return [A.PASS, A.CONFIRM]
+
+    def _answer_challenge(self, frame: Frame, action: int) -> None:
+        if action == A.CONFIRM:
+            card = self._current_card()
+            assert card is not None
+            seat = frame.player
+            self.players[seat].free_henchmen -= 1
+            card.henchmen.append(seat)
+            self.history.append(("challenge", self.day, seat, self.current, card.slot))
+
+    # ------------------------------------------------------------------ step 1: plan
+    def _legal_plan_card(self, frame: Frame) -> list[int]:
+        return [A.CARD + v for v in self.players[frame.player].hand]
+
+    def _answer_plan_card(self, frame: Frame, action: int) -> None:
+        self._push("plan_slot", frame.player, card=action - A.CARD)
+
+    def _legal_plan_slot(self, frame: Frame) -> list[int]:
+        taken = {c.slot for c in self.players[frame.player].played}
+        return [A.SLOT + s for s in self.rules.slots if s not in taken]
+
+    def _answer_plan_slot(self, frame: Frame, action: int) -> None:
+        p, value, slot = frame.player, frame.data["card"], action - A.SLOT
+        player = self.players[p]
+        player.hand.remove(value)
+        player.played.append(PlayedCard(value=value, slot=slot, turn=self.turn))
+        self._turn_frame().data["slot"] = slot
+        self.declared[-1][p].append(slot)
+        self.history.append(("plan", self.day, p, slot))
+
+    # ------------------------------------------------------------------ step 2: abilities
+    def _granuja_program(self, g: Granuja) -> tuple[tuple[Step, ...], bool]:
+        """The steps of a Granuja's ability and whether it discards itself afterwards."""
+        trait = self.catalog.trait_cards[g.trait].trait
+        occ = self.catalog.occupation_cards[g.occ].occupation
+        steps = trait.before + occ.effect + trait.after
+        discard = any(s.verb == "discard_self" for s in steps)
+        return tuple(s for s in steps if s.verb != "discard_self"), discard
+
+    def _can_pay(self, seat: int, steps: tuple[Step, ...]) -> bool:
+        cost = sum(s.amount for s in steps if s.verb == "spend_money")
+        return self.players[seat].money >= cost
+
+    def _usable(self, seat: int, g: Granuja | None, timing: str, slot: int = 0) -> bool:
+        if g is None or g.uid in self.used:
+            return False
+        trait = self.catalog.trait_cards[g.trait].trait
+        if trait.timing != timing or (timing == "slots" and slot not in trait.slots):
+            return False
+        return self._can_pay(seat, self._granuja_program(g)[0])
+
+    def _legal_start_ability(self, frame: Frame) -> list[int]:
+        sheet = self.players[frame.player].sheet
+        usable = [
+            A.SHEET + i for i, g in enumerate(sheet) if self._usable(frame.player, g, "start_of_turn")
+        ]
+        return [A.PASS, *usable]
+
+    def _answer_start_ability(self, frame: Frame, action: int) -> None:
+        if action == A.PASS:
+            self._turn_frame().data["stage"] = "plan"
+        else:
+            self._push_use(frame.player, action - A.SHEET, via="timing")
+
+    def _legal_ability(self, frame: Frame) -> list[int]:
+        p, slot = frame.player, frame.data["slot"]
+        out = [A.PASS]
+        if slot in self.rules.leader and "leader" not in self.used:
+            out.append(A.LEADER)
+        for i, g in enumerate(self.players[p].sheet):
+            if self._usable(p, g, "slots", slot):
+                out.append(A.SHEET + i)
+        return out
+
+    def _answer_ability(self, frame: Frame, action: int) -> None:
+        p = frame.player
+        if action == A.PASS:
+            self._turn_frame().data["stage"] = "after_abilities"
+        elif action == A.LEADER:
+            self.used.add("leader")
+            self._push("effect", p, steps=self.rules.leader[frame.data["slot"]], pc=0, safe=-1)
+        else:
+            self._push_use(p, action - A.SHEET, via="slot")
+
+    def _push_use(self, p: int, pos: int, via: str) -> None:
+        """Use the Granuja at sheet position ``pos`` (via 'slot', 'response' or 'timing')."""
+        g = self.players[p].sheet[pos]
+        assert g is not None
+        self._push("use", p, uid=g.uid, pos=pos, via=via, stage="begin")
+
+    def _run_use(self, frame: Frame) -> None:
+        p, data = frame.player, frame.data
+        g = self._find_granuja(p, data["uid"])
+        stage = data["stage"]
+        if stage == "begin":
+            assert g is not None
+            self.used.add(g.uid)
+            trait = self.catalog.trait_cards[g.trait].trait
+            steps, discard = self._granuja_program(g)
+            data["discard"] = discard
+            by_poker = data["via"] == "slot"  # modifier icons act only when a poker card activates
+            data["twice"] = by_poker and "use_twice" in trait.modifiers
+            if by_poker and "extra_money" in trait.modifiers:
+                self.players[p].money += 1
+            data["stage"] = "first_done"
+            self._push("effect", p, steps=steps, pc=0, safe=-1)
+        elif stage == "first_done":
+            data["stage"] = "effects_done"
+            # The second use follows the new state (e.g. a swapped Occupation) and must be payable.
+            if data["twice"] and g is not None and self._can_pay(p, self._granuja_program(g)[0]):
+                self._push("use_again", p)
+        elif stage == "second":
+            data["stage"] = "effects_done"
+            assert g is not None
+            self._push("effect", p, steps=self._granuja_program(g)[0], pc=0, safe=-1)
+        elif stage == "effects_done":
+            data["stage"] = "end"
+            if data["discard"] and g is not None:
+                self._discard_from_sheet(p, g)
+            if data["via"] != "hired":
+                self._push("response", p, pos=data["pos"])
+        else:
+            self.stack.pop()
+
+    def _legal_use_again(self, frame: Frame) -> list[int]:
+        return [A.PASS, A.CONFIRM]
+
+    def _answer_use_again(self, frame: Frame, action: int) -> None:
+        if action == A.CONFIRM:
+            self.stack[-1].data["stage"] = "second"
+
+    def _find_granuja(self, p: int, uid: int) -> Granuja | None:
+        for g in self.players[p].sheet:
+            if g is not None and g.uid == uid:
+                return g
+        if self.limbo is not None and self.limbo.uid == uid:
+            return self.limbo
+        return None
+
+    def _discard_from_sheet(self, p: int, g: Granuja) -> None:
+        sheet = self.players[p].sheet
+        for i, other in enumerate(sheet):
+            if other is g:
+                sheet[i] = None
+                self.discard.append(g)
+                return
+
+    def _legal_response(self, frame: Frame) -> list[int]:
+        p, pos = frame.player, frame.data["pos"]
+        sheet = self.players[p].sheet
+        out = [A.PASS]
+        for q, arrow in ((pos + 1, "left"), (pos - 1, "right")):
+            if 0 <= q < len(sheet) and self._usable(p, sheet[q], "response"):
+                g = sheet[q]
+                assert g is not None
+                if arrow in self.catalog.trait_cards[g.trait].trait.arrows:
+                    out.append(A.SHEET + q)
+        return out
+
+    def _answer_response(self, frame: Frame, action: int) -> None:
+        if action != A.PASS:
+            # Ask again afterwards: a Granuja may have response partners on both sides.
+            self.stack.append(frame)
+            self._push_use(frame.player, action - A.SHEET, via="response")
+
+    # ------------------------------------------------------------------ timing triggers
+    def _emit(self, seat: int, event: str) -> None:
+        self.events.append((seat, event))
+
+    def _run_triggers(self, frame: Frame) -> None:
+        events = frame.data["events"]
+        if not events:
+            self.stack.pop()
+            return
+        seat, event = events.pop(0)
+        timing = _EVENT_TIMING.get(event)
+        if timing is not None:
+            self._push("trigger", seat, timing=timing)
+
+    def _legal_trigger(self, frame: Frame) -> list[int]:
+        p, timing = frame.player, frame.data["timing"]
+        sheet = self.players[p].sheet
+        return [A.PASS, *(A.SHEET + i for i, g in enumerate(sheet) if self._usable(p, g, timing))]
+
+    def _answer_trigger(self, frame: Frame, action: int) -> None:
+        if action != A.PASS:
+            self.stack.append(frame)  # another Granuja with the same timing may follow
+            self._push_use(frame.player, action - A.SHEET, via="timing")
+
+    # ------------------------------------------------------------------ effects
+    def _run_effect(self, frame: Frame) -> None:
+        data = frame.data
+        steps = data["steps"]
+        while data["pc"] < len(steps):
+            step = steps[data["pc"]]
+            data["pc"] += 1
+            _VERBS[step.verb](self, frame, step)
+            if self.stack[-1] is not frame:
+                return  # a decision was pushed; the effect resumes once it is answered
+        self.stack.pop()
+
+    def _verb_gain_money(self, frame: Frame, step: Step) -> None:
+        self.players[frame.player].money += step.amount
+
+    def _verb_spend_money(self, frame: Frame, step: Step) -> None:
+        player = self.players[frame.player]
+        if player.money < step.amount:  # cannot pay: the rest of the ability does not happen
+            frame.data["pc"] = len(frame.data["steps"])
+            return
+        player.money -= step.amount
+
+    def _change_reputation(self, seat: int, delta: int) -> None:
+        player = self.players[seat]
+        new = max(self.rules.reputation_min, min(self.rules.reputation_max, player.reputation + delta))
+        if new > player.reputation:
+            self._emit(seat, "gain_reputation")
+        elif new < player.reputation:
+            self._emit(seat, "lose_reputation")
+        player.reputation = new
+
+    def _verb_gain_reputation(self, frame: Frame, step: Step) -> None:
+        self._change_reputation(frame.player, step.amount)
+
+    def _verb_lose_reputation(self, frame: Frame, step: Step) -> None:
+        self._change_reputation(frame.player, -step.amount)
+
+    def _board_safes(self) -> list[int]:
+        """Action ids of the board positions that hold a Safe."""
+        return [
+            A.BOARD_SAFE + loc * A.BOARD_POSITIONS + pos
+            for loc, row in enumerate(self.board)
+            for pos, sid in enumerate(row)
+            if sid is not None
+        ]
+
+    def _verb_peek_safe(self, frame: Frame, step: Step) -> None:
+        frame.data["safe"] = -1
+        if self._board_safes():
+            self._push("peek_target", frame.player)
+
+    def _verb_steal_safe(self, frame: Frame, step: Step) -> None:
+        if self._board_safes():
+            self._push("steal_target", frame.player)
+
+    def _legal_board_target(self, frame: Frame) -> list[int]:
+        return self._board_safes()
+
+    def _safe_at(self, action: int) -> int:
+        loc, pos = divmod(action - A.BOARD_SAFE, A.BOARD_POSITIONS)
+        sid = self.board[loc][pos]
+        assert sid is not None
+        return sid
+
+    def _answer_peek_target(self, frame: Frame, action: int) -> None:
+        sid = self._safe_at(action)
+        self.players[frame.player].known_safes.add(sid)
+        self.stack[-1].data["safe"] = sid  # the effect's "this Safe" for a following mark
+        self._emit(frame.player, "peek")
+
+    def _answer_steal_target(self, frame: Frame, action: int) -> None:
+        self._take_safe(frame.player, self._safe_at(action))
+
+    def _take_safe(self, p: int, sid: int) -> None:
+        safe = self.safes[sid]
+        self.board[safe.location][safe.board_pos] = None
+        safe.board_pos = -1
+        safe.holder = p
+        player = self.players[p]
+        player.safes.append(sid)
+        player.known_safes.add(sid)
+        self.history.append(("steal", self.day, p, sid))
+        if len(player.safes) > self.day:
+            self._push("abandon", p)
+
+    def _legal_abandon(self, frame: Frame) -> list[int]:
+        return [A.HELD_SAFE + i for i in range(len(self.players[frame.player].safes))]
+
+    def _answer_abandon(self, frame: Frame, action: int) -> None:
+        player = self.players[frame.player]
+        sid = player.safes.pop(action - A.HELD_SAFE)
+        safe = self.safes[sid]
+        safe.holder = -1
+        row = self.board[safe.location]
+        if None in row:
+            safe.board_pos = row.index(None)
+            row[safe.board_pos] = sid
+        else:  # the location is full: the Safe joins the unused pile
+            self.unused[safe.location].append(sid)
+        self.history.append(("abandon", self.day, frame.player, sid))
+
+    def _verb_mark_safe(self, frame: Frame, step: Step) -> None:
+        sid = frame.data.get("safe", -1)
+        if sid < 0:
+            return
+        player = self.players[frame.player]
+        if any(player.marks):
+            self._push("mark_face", frame.player, safe=sid, source=-1)
+        elif self._mark_sources(frame.player, sid):
+            self._push("mark_source", frame.player, safe=sid)
+
+    def _mark_sources(self, p: int, target: int) -> list[int]:
+        """Action ids of Safes carrying one of p's Marks that may be moved (not a rival's Safe)."""
+        out = []
+        for loc, row in enumerate(self.board):
+            for pos, sid in enumerate(row):
+                if sid is not None and sid != target and any(o == p for o, _ in self.safes[sid].marks):
+                    out.append(A.BOARD_SAFE + loc * A.BOARD_POSITIONS + pos)
+        for i, sid in enumerate(self.players[p].safes):
+            if sid != target and any(o == p for o, _ in self.safes[sid].marks):
+                out.append(A.HELD_SAFE + i)
+        return out
+
+    def _legal_mark_source(self, frame: Frame) -> list[int]:
+        return [A.PASS, *self._mark_sources(frame.player, frame.data["safe"])]
+
+    def _answer_mark_source(self, frame: Frame, action: int) -> None:
+        if action == A.PASS:
+            return
+        p = frame.player
+        if action >= A.HELD_SAFE and action < A.HELD_SAFE + A.MAX_HELD_SAFES:
+            source = self.players[p].safes[action - A.HELD_SAFE]
+        else:
+            source = self._safe_at(action)
+        self._push("mark_face", p, safe=frame.data["safe"], source=source)
+
+    def _legal_mark_face(self, frame: Frame) -> list[int]:
+        p, source = frame.player, frame.data["source"]
+        if source < 0:
+            types = [t for t, left in enumerate(self.players[p].marks) if left]
+        else:
+            types = sorted({(face - 2) // 2 for o, face in self.safes[source].marks if o == p})
+        return [A.MARK_FACE + 2 + 2 * t + k for t in types for k in (0, 1)]
+
+    def _answer_mark_face(self, frame: Frame, action: int) -> None:
+        p, sid, source = frame.player, frame.data["safe"], frame.data["source"]
+        face = action - A.MARK_FACE
+        mark_type = (face - 2) // 2
+        if source < 0:
+            self.players[p].marks[mark_type] -= 1
+        else:
+            marks = self.safes[source].marks
+            for i, (owner, shown) in enumerate(marks):
+                if owner == p and (shown - 2) // 2 == mark_type:
+                    del marks[i]
+                    break
+        self.safes[sid].marks.append((p, face))
+        self.players[p].known_safes.add(sid)
+        self.history.append(("mark", self.day, p, sid, face))
+        self._emit(p, "mark")
+
+    def _verb_peek_unused_safe(self, frame: Frame, step: Step) -> None:
+        if any(self.unused):
+            self._push("unused_location", frame.player)
+
+    def _legal_unused_location(self, frame: Frame) -> list[int]:
+        return [A.LOCATION + loc for loc, pile in enumerate(self.unused) if pile]
+
+    def _answer_unused_location(self, frame: Frame, action: int) -> None:
+        pile = self.unused[action - A.LOCATION]
+        self.players[frame.player].known_safes.add(pile[-1])  # the top of that location's pile
+
+    def _verb_sheriff_option(self, frame: Frame, step: Step) -> None:
+        self._push("sheriff_option", frame.player)
+
+    # ------------------------------------------------------------------ step 3: hire / sheriff
+    def hire_cost(self, g: Granuja) -> int:
+        """Dollar icons of the Trait not covered by the Occupation's bullet holes."""
+        cost = self.catalog.trait_cards[g.trait].cost
+        return max(0, cost - self.catalog.occupation_cards[g.occ].bullet_holes)
+
+    def _legal_hire(self, frame: Frame) -> list[int]:
+        money = self.players[frame.player].money
+        out = [
+            A.SALOON + i
+            for i, g in enumerate(self.saloon)
+            if g is not None and self.hire_cost(g) <= money
+        ]
+        out.append(A.SHERIFF)
+        return out
+
+    def _answer_hire(self, frame: Frame, action: int) -> None:
+        p = frame.player
+        if action == A.SHERIFF:
+            right = self.saloon[-1]
+            if right is not None:
+                self.discard.append(right)
+            self._refill_saloon(len(self.saloon) - 1)
+            self._push("sheriff_option", p)
+            return
+        k = action - A.SALOON
+        g = self.saloon[k]
+        assert g is not None
+        self.players[p].money -= self.hire_cost(g)
+        self._refill_saloon(k)
+        self.history.append(("hire", self.day, p, g.occ, g.trait))
+        self.limbo = g
+        if self.catalog.trait_cards[g.trait].trait.timing == "on_hire":
+            self._push("hired_on_hire", p)
+            self._push("on_hire", p)
+        else:
+            self._push("place", p)
+
+    def _refill_saloon(self, removed: int) -> None:
+        """Remove the Granuja at ``removed``, shift the rest right and add a new one on the left."""
+        saloon = self.saloon
+        saloon[removed] = None
+        kept = [g for g in saloon if g is not None]
+        saloon[:] = [None] * (len(saloon) - len(kept)) + kept
+        if saloon[0] is None and self.trait_deck and self.occ_deck:
+            saloon[0] = Granuja(uid=self.next_uid, occ=self.occ_deck.pop(), trait=self.trait_deck.pop())
+            self.next_uid += 1
+
+    def _legal_on_hire(self, frame: Frame) -> list[int]:
+        g = self.limbo
+        assert g is not None
+        payable = self._can_pay(frame.player, self._granuja_program(g)[0])
+        return [A.PASS, A.CONFIRM] if payable else [A.PASS]
+
+    def _answer_on_hire(self, frame: Frame, action: int) -> None:
+        if action == A.CONFIRM:
+            g = self.limbo
+            assert g is not None
+            self._push("use", frame.player, uid=g.uid, pos=-1, via="hired", stage="begin")
+
+    def _run_hired_on_hire(self, frame: Frame) -> None:
+        # «Al contratar» Granujas never reach the sheet: discarded whether used or not.
+        assert self.limbo is not None
+        self.discard.append(self.limbo)
+        self.limbo = None
+        self.stack.pop()
+        self._push("rearrange", frame.player, swaps=0)
+
+    def _legal_place(self, frame: Frame) -> list[int]:
+        sheet = self.players[frame.player].sheet
+        empty = [A.SHEET + i for i, g in enumerate(sheet) if g is None]
+        if empty:
+            return empty
+        return [*(A.SHEET + i for i in range(len(sheet))), A.DISCARD_NEW]
+
+    def _answer_place(self, frame: Frame, action: int) -> None:
+        p, g = frame.player, self.limbo
+        assert g is not None
+        self.limbo = None
+        if action == A.DISCARD_NEW:
+            self.discard.append(g)
+        else:
+            sheet = self.players[p].sheet
+            pos = action - A.SHEET
+            old = sheet[pos]
+            if old is not None:
+                self.discard.append(old)
+            sheet[pos] = g
+        self._push("rearrange", p, swaps=0)
+
+    _MAX_SWAPS = A.SHEET_SIZE - 1  # any order of 5 positions is reachable in 4 swaps
+
+    def _legal_rearrange(self, frame: Frame) -> list[int]:
+        if frame.data["swaps"] >= self._MAX_SWAPS:
+            return [A.PASS]
+        sheet = self.players[frame.player].sheet
+        return [A.PASS] + [
+            A.SWAP + k
+            for k, (i, j) in enumerate(A.SWAP_PAIRS)
+            if sheet[i] is not None or sheet[j] is not None
+        ]
+
+    def _answer_rearrange(self, frame: Frame, action: int) -> None:
+        if action == A.PASS:
+            return
+        i, j = A.SWAP_PAIRS[action - A.SWAP]
+        sheet = self.players[frame.player].sheet
+        sheet[i], sheet[j] = sheet[j], sheet[i]
+        self._push("rearrange", frame.player, swaps=frame.data["swaps"] + 1)
+
+    def _legal_sheriff_option(self, frame: Frame) -> list[int]:
+        rules, money = self.rules, self.players[frame.player].money
+        out = [A.SELL_INFORMATION]
+        if money >= rules.bail_cost and any(pl.jailed_henchmen for pl in self.players):
+            out.append(A.PAY_BAIL)
+        if self.day == self.last_day and money >= rules.bribe_cost and self._board_safes():
+            out.append(A.BRIBE_SHERIFF)
+        return out
+
+    def _answer_sheriff_option(self, frame: Frame, action: int) -> None:
+        p = frame.player
+        if action == A.SELL_INFORMATION:
+            self.players[p].money += self.rules.sell_information
+        elif action == A.PAY_BAIL:
+            self._push("bail", p, freed=0)
+        else:
+            self.players[p].money -= self.rules.bribe_cost
+            self._push("steal_target", p)
+        self.history.append(("sheriff", self.day, p, action - A.SHERIFF_OPTION))
+
+    def _legal_bail(self, frame: Frame) -> list[int]:
+        p, n = frame.player, self.num_players
+        out = [A.PASS] if frame.data["freed"] else []
+        if self.players[p].money >= self.rules.bail_cost:
+            out += [A.SEAT + k for k in range(n) if self.players[(p + k) % n].jailed_henchmen]
+        return out
+
+    def _answer_bail(self, frame: Frame, action: int) -> None:
+        if action == A.PASS:
+            return
+        p = frame.player
+        target = self.players[(p + action - A.SEAT) % self.num_players]
+        self.players[p].money -= self.rules.bail_cost
+        target.jailed_henchmen -= 1
+        target.free_henchmen += 1
+        self.history.append(("bail", self.day, p, target.seat))
+        freed = frame.data["freed"] + 1
+        if freed < self.rules.bail_max:
+            self._push("bail", p, freed=freed)
+
+    # ------------------------------------------------------------------ end of day
+    def _turn_order(self) -> list[int]:
+        return [(self.first_player + k) % self.num_players for k in range(self.num_players)]
+
+    def _run_day_end(self, frame: Frame) -> None:
+        stage = frame.data["stage"]
+        if stage == "reveal":
+            self.used = set()  # the end of day is its own "once" window
+            self._reveal_challenged()
+            frame.data["stage"] = "after_reveal"
+        elif stage == "after_reveal":
+            if self.day == self.last_day:
+                self._finish()
+                return
+            for player in self.players:
+                played = [c.value for c in player.played]
+                self.rng.shuffle(played)
+                player.deck[:0] = played  # under the deck: the start of the list is the bottom
+                player.played = []
+                while len(player.hand) < self.rules.hand_size and player.deck:
+                    player.hand.append(player.deck.pop())
+                player.hand.sort()
+            frame.data["stage"] = "next_day"
+            best = max(pl.reputation for pl in self.players)
+            leaders = [pl.seat for pl in self.players if pl.reputation == best]
+            self.first_player = (self.last_turn_player + 1) % self.num_players
+            if len(leaders) == 1:
+                self._push("first_player", leaders[0])
+        else:
+            self.day += 1
+            self.turn = 0
+            self.declared.append([[] for _ in range(self.num_players)])
+            self.history.append(("day", self.day, self.first_player))
+            self.stack.pop()
+
+    def _reveal_challenged(self) -> None:
+        for seat in self._turn_order():
+            player = self.players[seat]
+            for card in sorted(player.played, key=lambda c: c.slot):
+                if not card.henchmen:
+                    continue
+                bluff = card.value != card.slot
+                self.history.append(
+                    ("reveal", self.day, seat, card.slot, card.value, bluff, tuple(card.henchmen))
+                )
+                for owner in card.henchmen:
+                    if bluff:
+                        self.players[owner].free_henchmen += 1
+                        self._change_reputation(owner, 1)
+                    else:
+                        self.players[owner].jailed_henchmen += 1
+                card.henchmen = []
+                if bluff:
+                    self._change_reputation(seat, -1)
+
+    def _legal_first_player(self, frame: Frame) -> list[int]:
+        return [A.SEAT + k for k in range(self.num_players)]
+
+    def _answer_first_player(self, frame: Frame, action: int) -> None:
+        self.first_player = (frame.player + action - A.SEAT) % self.num_players
+
+    # ------------------------------------------------------------------ scoring
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """Tech points of a seat by source: safes, marks, reputation, granujas, total."""
+        player = self.players[seat]
+        safes = sum(self.safes[s].value for s in player.safes)
+        marks = sum(
+            1 for s in player.safes for _, face in self.safes[s].marks if face == self.safes[s].value
+        )
+        reputation = self.rules.reputation_tech[player.reputation]
+        granujas = sum(
+            self.catalog.occupation_cards[g.occ].tech + self.catalog.trait_cards[g.trait].tech
+            for g in player.sheet
+            if g is not None
+        )
+        total = safes + marks + reputation + granujas
+        return {"safes": safes, "marks": marks, "reputation": reputation, "granujas": granujas,
+                "total": total}
+
+    def _finish(self) -> None:
+        self.scores = [self.score_breakdown(s)["total"] for s in range(self.num_players)]
+        order = self._turn_order()
+
+        def rank(seat: int) -> tuple[int, int, int]:
+            # ties: more money, then the tied player who played latest in the final round
+            return (self.scores[seat], self.players[seat].money, order.index(seat))  # type: ignore[index]
+
+        self.winner = max(range(self.num_players), key=rank)
+        self.game_over = True
+        self.stack = []
+        self.history.append(("end", self.day, tuple(self.scores), self.winner))
+
+
+_RUN: dict[str, Callable[[Game, Frame], None]] = {
+    "game": Game._run_game,
+    "turn": Game._run_turn,
+    "window": Game._run_window,
+    "use": Game._run_use,
+    "effect": Game._run_effect,
+    "triggers": Game._run_triggers,
+    "hired_on_hire": Game._run_hired_on_hire,
+    "day_end": Game._run_day_end,
+}
+# Continuations at which queued timing events are offered: never in the middle of an ability.
+_SAFE_POINTS = frozenset({"game", "turn", "window", "day_end"})
+_EVENT_TIMING = {"gain_reputation": "after_gain_reputation"}
+
+_LEGAL: dict[str, Callable[[Game, Frame], list[int]]] = {
+    "start_ability": Game._legal_start_ability,
+    "plan_card": Game._legal_plan_card,
+    "plan_slot": Game._legal_plan_slot,
+    "challenge": Game._legal_challenge,
+    "ability": Game._legal_ability,
+    "response": Game._legal_response,
+    "trigger": Game._legal_trigger,
+    "use_again": Game._legal_use_again,
+    "hire": Game._legal_hire,
+    "on_hire": Game._legal_on_hire,
+    "place": Game._legal_place,
+    "rearrange": Game._legal_rearrange,
+    "sheriff_option": Game._legal_sheriff_option,
+    "bail": Game._legal_bail,
+    "peek_target": Game._legal_board_target,
+    "steal_target": Game._legal_board_target,
+    "mark_source": Game._legal_mark_source,
+    "mark_face": Game._legal_mark_face,
+    "abandon": Game._legal_abandon,
+    "unused_location": Game._legal_unused_location,
+    "first_player": Game._legal_first_player,
+}
+_ANSWER: dict[str, Callable[[Game, Frame, int], None]] = {
+    "start_ability": Game._answer_start_ability,
+    "plan_card": Game._answer_plan_card,
+    "plan_slot": Game._answer_plan_slot,
+    "challenge": Game._answer_challenge,
+    "ability": Game._answer_ability,
+    "response": Game._answer_response,
+    "trigger": Game._answer_trigger,
+    "use_again": Game._answer_use_again,
+    "hire": Game._answer_hire,
+    "on_hire": Game._answer_on_hire,
+    "place": Game._answer_place,
+    "rearrange": Game._answer_rearrange,
+    "sheriff_option": Game._answer_sheriff_option,
+    "bail": Game._answer_bail,
+    "peek_target": Game._answer_peek_target,
+    "steal_target": Game._answer_steal_target,
+    "mark_source": Game._answer_mark_source,
+    "mark_face": Game._answer_mark_face,
+    "abandon": Game._answer_abandon,
+    "unused_location": Game._answer_unused_location,
+    "first_player": Game._answer_first_player,
+}
+_VERBS: dict[str, Callable[[Game, Frame, Step], None]] = {
+    "gain_money": Game._verb_gain_money,
+    "spend_money": Game._verb_spend_money,
+    "gain_reputation": Game._verb_gain_reputation,
+    "lose_reputation": Game._verb_lose_reputation,
+    "peek_safe": Game._verb_peek_safe,
+    "mark_safe": Game._verb_mark_safe,
+    "steal_safe": Game._verb_steal_safe,
+    "peek_unused_safe": Game._verb_peek_unused_safe,
+    "sheriff_option": Game._verb_sheriff_option,
+}
+assert set(_LEGAL) == set(_ANSWER) == set(DECISION_KINDS)
