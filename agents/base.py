@@ -1,0 +1,80 @@
+"""The interface every granujas bot follows.
+
+A bot is driven one decision at a time by whoever runs the game (the AEC env loop, the
+single-seat training wrapper, the evaluator)::
+
+    agent.reset(seed=...)                      # once per game
+    for name in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        action = None if term or trunc else agent.act(obs, view=info.get("view"))
+        env.step(action)
+
+``observation`` is the PettingZoo dict ``{"observation": float32 array, "action_mask": int8
+array}``; ``action_mask[i] == 1`` marks action id ``i`` as legal (the mask is 0/1 only).
+``view`` is an optional semantic, per-seat view of the same information (what the seat may
+know, as Python objects) that the env may provide for rule-based bots; it may be ``None`` and
+bots that do not need it ignore it. A bot never sees more than its seat's observation.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+
+import numpy as np
+
+__all__ = ["Agent", "legal_actions"]
+
+
+def legal_actions(observation: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Return the legal action ids (ascending, as an int array) of ``observation``.
+
+    Raises ``ValueError`` when there is no ``action_mask`` or it has no legal action, which
+    happens when a bot is asked to act for a seat that is not the one deciding (the granujas
+    env gives an all-zero mask to every seat but the acting one).
+    """
+    try:
+        mask = observation["action_mask"]
+    except (KeyError, TypeError, IndexError):
+        raise ValueError(
+            "observation has no 'action_mask': expected the PettingZoo dict "
+            "{'observation': ..., 'action_mask': ...}"
+        ) from None
+    mask = np.asarray(mask)
+    if mask.ndim != 1:
+        raise ValueError(f"action_mask must be 1-D, got shape {mask.shape}")
+    legal = np.flatnonzero(mask)
+    if legal.size == 0:
+        raise ValueError(
+            f"no legal action: action_mask (size {mask.size}) is all zeros; is it this "
+            "seat's turn to decide? (only the acting seat gets a non-zero mask)"
+        )
+    return legal
+
+
+class Agent(abc.ABC):
+    """Abstract bot.
+
+    Subclasses set ``name`` and implement :meth:`act`; they override :meth:`reset` when they
+    keep per-game state or randomness.
+
+    Contract of :meth:`act`: return a Python ``int`` ``i`` with ``observation["action_mask"][i]
+    == 1``; raise ``ValueError`` (see :func:`legal_actions`) when the mask has no legal action.
+    """
+
+    name: str = "agent"
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
+        """Prepare for a new game. ``seed`` (if given) reseeds the bot's randomness, so a
+        game replays exactly; ``None`` keeps the current random stream going."""
+
+    @abc.abstractmethod
+    def act(
+        self,
+        observation: Mapping[str, np.ndarray],
+        view: object | None = None,
+    ) -> int:
+        """Choose a legal action id for the seat whose ``observation`` this is."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"

@@ -1,0 +1,316 @@
+"""Throughput of random legal play: the granujas AEC env against PettingZoo classic games.
+
+    python -m granujas_env.bench [--seconds 5] [--players 4] [--length short] [--seed 0]
+                                 [--only granujas,leduc,connect_four] [--warmup 0.5]
+                                 [--json PATH]
+
+Every env is driven by the same loop (:func:`measure`), the standard AEC one::
+
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, info = env.last()
+        action = None if term or trunc else <uniform random id where obs["action_mask"] == 1>
+        env.step(action)
+
+resetting with successive seeds when a game ends, for a fixed wall time after a short warm-up.
+The random choice is ``np.flatnonzero(mask)`` plus one ``random.Random`` draw, identical for all
+envs, so the figures compare the envs (with the wrappers their ``env()`` applies), not the
+players. An "agent step" is one ``env.step`` call, including the ``None`` steps of finished
+agents; "decisions" counts only the non-``None`` ones. Env construction (and the first import
+of its module) is timed apart as ``setup_s``; ``reset`` is inside the measured loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import random
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "ENV_NAMES",
+    "EnvUnavailable",
+    "connect_four_factory",
+    "granujas_factory",
+    "leduc_factory",
+    "main",
+    "measure",
+]
+
+EnvFactory = Callable[[], Any]
+
+
+class EnvUnavailable(RuntimeError):
+    """An env cannot be built here (module or optional dependency missing)."""
+
+
+#: Names accepted by ``--only``, in the order they are run and printed.
+ENV_NAMES = ("granujas", "leduc", "connect_four")
+
+
+def granujas_factory(num_players: int = 4, game_length: str = "short") -> EnvFactory:
+    """Factory for ``granujas_env.env(num_players=..., game_length=...)`` (imported lazily)."""
+
+    def make() -> Any:
+        import granujas_env
+
+        make_env = getattr(granujas_env, "env", None)
+        if make_env is None:
+            raise EnvUnavailable(
+                "granujas_env.env is not available yet; "
+                "run with --only leduc,connect_four to benchmark the reference envs"
+            )
+        return make_env(num_players=num_players, game_length=game_length)
+
+    return make
+
+
+def _import_classic(module: str) -> Any:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    with warnings.catch_warnings():
+        # pettingzoo>=1.27 deprecates the per-module API in favour of pettingzoo.make();
+        # the module API is the one every pettingzoo>=1.24 has.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            return importlib.import_module(f"pettingzoo.classic.{module}")
+        except ImportError as exc:
+            raise EnvUnavailable(
+                f"cannot import pettingzoo.classic.{module} ({exc}); "
+                'install the benchmark extra: pip install -e ".[bench]"'
+            ) from exc
+
+
+def leduc_factory() -> Any:
+    """PettingZoo ``leduc_holdem_v4.env()`` (needs the ``bench`` extra: rlcard, pygame-ce)."""
+    return _import_classic("leduc_holdem_v4").env()
+
+
+def connect_four_factory() -> Any:
+    """PettingZoo ``connect_four_v3.env()`` (needs the ``bench`` extra: pygame-ce)."""
+    return _import_classic("connect_four_v3").env()
+
+
+def _play(
+    env: Any, rng: random.Random, first_seed: int, seconds: float
+) -> tuple[int, int, int, int, int]:
+    """Random legal play for ``seconds`` of wall time.
+
+    Returns ``(agent_steps, decisions, games, steps_in_completed_games, next_seed)``.
+    """
+    clock = time.perf_counter
+    flatnonzero = np.flatnonzero
+    randrange = rng.randrange
+    deadline = clock() + seconds
+    steps = decisions = games = completed_steps = 0
+    game_seed = first_seed
+    while True:
+        env.reset(seed=game_seed)
+        game_seed += 1
+        timed_out = False
+        for _agent in env.agent_iter():
+            obs, _rew, term, trunc, _info = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = flatnonzero(obs["action_mask"])
+                if legal.size == 0:
+                    raise RuntimeError(
+                        f"{_agent} must act but its action_mask has no legal action "
+                        f"(game seed {game_seed - 1})"
+                    )
+                action = int(legal[randrange(legal.size)])
+                decisions += 1
+            env.step(action)
+            steps += 1
+            if clock() >= deadline:
+                timed_out = True
+                break
+        if timed_out:
+            return steps, decisions, games, completed_steps, game_seed
+        games += 1
+        completed_steps = steps
+        if clock() >= deadline:
+            return steps, decisions, games, completed_steps, game_seed
+
+
+def measure(
+    env_factory: EnvFactory,
+    seconds: float = 5.0,
+    seed: int = 0,
+    *,
+    warmup: float | None = None,
+) -> dict[str, Any]:
+    """Measure random legal play through the AEC env built by ``env_factory()``.
+
+    One env is built, warmed up for ``warmup`` seconds (default ``min(0.5, seconds / 10)``),
+    then played for ``seconds`` of wall time. Games are reset with seeds ``seed, seed + 1, ...``
+    (the warm-up uses the first ones) and actions drawn with ``random.Random(seed)``.
+
+    Returns a dict with ``seconds`` (asked), ``elapsed_s`` (measured), ``warmup_s``,
+    ``setup_s`` (env construction, including a first import), ``agent_steps``, ``decisions``,
+    ``games`` (completed), ``steps_per_s`` (agent steps), ``decisions_per_s``, ``games_per_s``
+    and ``steps_per_game`` (mean over completed games, ``None`` if none completed).
+    """
+    if seconds <= 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    if warmup is None:
+        warmup = min(0.5, seconds / 10)
+    rng = random.Random(seed)
+
+    t0 = time.perf_counter()
+    env = env_factory()
+    setup_s = time.perf_counter() - t0
+    try:
+        next_seed = seed
+        if warmup > 0:
+            next_seed = _play(env, rng, next_seed, warmup)[4]
+        t0 = time.perf_counter()
+        steps, decisions, games, completed_steps, _ = _play(env, rng, next_seed, seconds)
+        elapsed = time.perf_counter() - t0
+    finally:
+        close = getattr(env, "close", None)
+        if close is not None:
+            close()
+
+    return {
+        "seconds": seconds,
+        "elapsed_s": elapsed,
+        "warmup_s": warmup,
+        "setup_s": setup_s,
+        "seed": seed,
+        "agent_steps": steps,
+        "decisions": decisions,
+        "games": games,
+        "steps_per_s": steps / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "games_per_s": games / elapsed,
+        "steps_per_game": completed_steps / games if games else None,
+    }
+
+
+def _label(name: str, args: argparse.Namespace) -> str:
+    if name == "granujas":
+        return f"granujas ({args.players}p, {args.length})"
+    return {"leduc": "leduc_holdem_v4", "connect_four": "connect_four_v3"}[name]
+
+
+def _factory(name: str, args: argparse.Namespace) -> EnvFactory:
+    if name == "granujas":
+        return granujas_factory(args.players, args.length)
+    return {"leduc": leduc_factory, "connect_four": connect_four_factory}[name]
+
+
+def _parse_only(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in ENV_NAMES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown env(s) {', '.join(unknown) or '(none given)'}; choose from "
+            f"{', '.join(ENV_NAMES)}"
+        )
+    return [n for n in ENV_NAMES if n in names]
+
+
+def _print_table(results: dict[str, dict[str, Any]], labels: dict[str, str]) -> None:
+    header = (
+        f"{'env':<26}{'steps/s':>12}{'decisions/s':>13}{'games/s':>11}"
+        f"{'steps/game':>12}{'games':>8}{'elapsed s':>11}{'setup s':>9}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, r in results.items():
+        spg = f"{r['steps_per_game']:.1f}" if r["steps_per_game"] is not None else "-"
+        print(
+            f"{labels[name]:<26}{r['steps_per_s']:>12,.0f}{r['decisions_per_s']:>13,.0f}"
+            f"{r['games_per_s']:>11,.1f}{spg:>12}{r['games']:>8}"
+            f"{r['elapsed_s']:>11.2f}{r['setup_s']:>9.3f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m granujas_env.bench",
+        description="Random legal play throughput: granujas vs PettingZoo leduc / connect four.",
+    )
+    parser.add_argument("--seconds", type=float, default=5.0, help="measured wall time per env")
+    parser.add_argument("--warmup", type=float, default=0.5, help="warm-up wall time per env")
+    parser.add_argument("--players", type=int, default=4, help="granujas: number of players")
+    parser.add_argument("--length", default="short", help="granujas: game_length")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed and action seed")
+    parser.add_argument(
+        "--only",
+        type=_parse_only,
+        default=list(ENV_NAMES),
+        help=f"comma-separated subset of {','.join(ENV_NAMES)}",
+    )
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+
+    labels = {name: _label(name, args) for name in args.only}
+    results: dict[str, dict[str, Any]] = {}
+    for name in args.only:
+        print(f"measuring {labels[name]} for {args.seconds:g} s ...", file=sys.stderr, flush=True)
+        try:
+            results[name] = measure(
+                _factory(name, args), args.seconds, args.seed, warmup=args.warmup
+            )
+        except EnvUnavailable as exc:
+            print(f"error: {labels[name]}: {exc}", file=sys.stderr)
+            return 1
+
+    _print_table(results, labels)
+    ratios: dict[str, float] = {}
+    if "granujas" in results:
+        for ref in ("leduc", "connect_four"):
+            if ref in results:
+                key = f"granujas/{ref}"
+                ratios[key] = results["granujas"]["steps_per_s"] / results[ref]["steps_per_s"]
+                print(f"steps/s ratio {key}: {ratios[key]:.2f}")
+
+    if args.json:
+        payload = {
+            "config": {
+                "seconds": args.seconds,
+                "warmup": args.warmup,
+                "players": args.players,
+                "length": args.length,
+                "seed": args.seed,
+                "only": args.only,
+            },
+            "platform": {
+                "python": platform.python_version(),
+                "machine": platform.machine(),
+                "system": platform.system(),
+                "cpu_count": os.cpu_count(),
+                "numpy": np.__version__,
+                "pettingzoo": _version("pettingzoo"),
+            },
+            "labels": labels,
+            "results": results,
+            "ratios": ratios,
+        }
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, indent=2)
+            fh.write("\n")
+    return 0
+
+
+def _version(dist: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

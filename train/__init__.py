@@ -1,0 +1,1 @@
+"""Training scripts for granujas bots (MaskablePPO single-seat wrapper, self-play pools)."""
