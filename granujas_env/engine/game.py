@@ -10,9 +10,9 @@ popped when answered. All chance comes from one seeded ``random.Random`` owned b
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import index as as_index
-from typing import Callable
 
 from . import actions as A
 from .data import Catalog, Rules, Step, load_catalog, load_rules
@@ -196,7 +196,9 @@ class Game:
         self.used: set[object] = set()  # abilities used in this player's turn / this end of day
         self.events: list[tuple[int, str]] = []  # timing events waiting to be offered
         self.history: list[tuple] = []  # public log
-        self.declared: list[list[list[int]]] = [[[] for _ in range(n)]]  # [day][seat] -> slots
+        # [day][seat] -> (slot, value) of every card played: slots are public, values private
+        self.played_log: list[list[list[tuple[int, int]]]] = [[[] for _ in range(n)]]
+        self.reveals: list[tuple[int, int, int, int]] = []  # (day index, seat, slot, value)
         self.game_over = False
         self.scores: list[int] | None = None
         self.winner: int | None = None
@@ -248,6 +250,17 @@ class Game:
         self._legal_cache = None
         _ANSWER[frame.kind](self, frame, action)
         self._advance()
+
+    def known_card_values(self, seat: int) -> list[tuple[int, int, int, int]]:
+        """(day index, seat, slot, value) of every played card whose value ``seat`` knows:
+        its own cards, and the others' cards revealed by a challenge."""
+        out = [
+            (day, seat, slot, value)
+            for day, by_seat in enumerate(self.played_log)
+            for slot, value in by_seat[seat]
+        ]
+        out += [r for r in self.reveals if r[1] != seat]
+        return out
 
     def returns(self) -> list[float]:
         """Terminal rewards: +1 to the winner, -1/(N-1) to the others (zeros before the end)."""
@@ -348,8 +361,10 @@ class Game:
                 return frame
         raise RuntimeError("no turn in progress")
 
-    def _current_card(self) -> PlayedCard | None:
+    def current_card(self) -> PlayedCard | None:
         """The card the current player played this turn, if any."""
+        if self.game_over:
+            return None
         player = self.players[self.current]
         for card in player.played:
             if card.turn == self.turn:
@@ -358,7 +373,7 @@ class Game:
 
     # ------------------------------------------------------------------ challenges
     def _push_window(self, p: int) -> None:
-        card = self._current_card()
+        card = self.current_card()
         if card is None:
             return
         queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
@@ -368,7 +383,7 @@ class Game:
         return self.players[seat].free_henchmen > 0 and seat not in card.henchmen
 
     def _run_window(self, frame: Frame) -> None:
-        card = self._current_card()
+        card = self.current_card()
         queue = frame.data["queue"]
         while queue:
             seat = queue.pop(0)
@@ -382,7 +397,7 @@ class Game:
 
     def _answer_challenge(self, frame: Frame, action: int) -> None:
         if action == A.CONFIRM:
-            card = self._current_card()
+            card = self.current_card()
             assert card is not None
             seat = frame.player
             self.players[seat].free_henchmen -= 1
@@ -406,7 +421,7 @@ class Game:
         player.hand.remove(value)
         player.played.append(PlayedCard(value=value, slot=slot, turn=self.turn))
         self._turn_frame().data["slot"] = slot
-        self.declared[-1][p].append(slot)
+        self.played_log[-1][p].append((slot, value))
         self.history.append(("plan", self.day, p, slot))
 
     # ------------------------------------------------------------------ step 2: abilities
@@ -924,7 +939,7 @@ class Game:
         else:
             self.day += 1
             self.turn = 0
-            self.declared.append([[] for _ in range(self.num_players)])
+            self.played_log.append([[] for _ in range(self.num_players)])
             self.history.append(("day", self.day, self.first_player))
             self.stack.pop()
 
@@ -938,6 +953,7 @@ class Game:
                 self.history.append(
                     ("reveal", self.day, seat, card.slot, card.value, bluff, tuple(card.henchmen))
                 )
+                self.reveals.append((self.day - 1, seat, card.slot, card.value))
                 for owner in card.henchmen:
                     if bluff:
                         self.players[owner].free_henchmen += 1

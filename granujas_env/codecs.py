@@ -1,0 +1,289 @@
+"""Observation codec: what one seat may know, as one flat float32 vector of named pieces.
+
+Each piece has a name, a size and a meaning (:data:`ObservationLayout.pieces`); docs/observation.md
+is generated from that one definition (``python -m granujas_env.docs``) and a test checks they agree.
+Seats are relative to the observer (0 = self, 1 = next clockwise, ...); absent seats stay zero.
+The encoder reads only what the observer may know: own hand and face-down cards, public declared
+slots, reveals, henchmen, money, reputation, Marks, the Safe values this seat has seen, public cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine import actions as A
+from .engine.data import Catalog, Rules
+from .engine.game import DECISION_KINDS, Game
+from .engine.vocabulary import MODIFIERS, TIMINGS
+
+P = A.MAX_PLAYERS
+SLOTS = 6
+CARDS = 7
+FACES = 6  # Mark faces / Safe values 2..7
+MAX_DAYS = 3
+KINDS = tuple(DECISION_KINDS)
+KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+TIMING_LIST = tuple(sorted(TIMINGS))
+MODIFIER_LIST = tuple(sorted(MODIFIERS))
+SAFE_FEATURES = 1 + FACES + P * FACES  # present, known value, Mark counts by (owner, face)
+MONEY_SCALE = 10.0
+
+
+@dataclass(frozen=True)
+class Piece:
+    name: str
+    size: int
+    meaning: str
+    offset: int = 0
+
+
+class ObservationLayout:
+    """The named pieces of the observation vector, for one catalog."""
+
+    def __init__(self, catalog: Catalog, rules: Rules) -> None:
+        self.occupation_ids = tuple(catalog.occupations)
+        self.trait_ids = tuple(catalog.traits)
+        self.rep_min = rules.reputation_min
+        self.rep_squares = rules.reputation_max - rules.reputation_min + 1
+        # present, used, Occupation, Trait, slot icons, timing, arrows, cost, tech, modifiers
+        g = 2 + len(self.occupation_ids) + len(self.trait_ids) + SLOTS + len(TIMING_LIST) + 2 + 2
+        g += len(MODIFIER_LIST)
+        self.granuja_size = g
+        granuja = (
+            f"present, used this turn, Occupation one-hot ({len(self.occupation_ids)}), Trait one-hot "
+            f"({len(self.trait_ids)}), slot icons A..6, timing one-hot ({', '.join(TIMING_LIST)}), "
+            f"arrows left/right, hire cost/5, tech icons/3, modifiers ({', '.join(MODIFIER_LIST)})"
+        )
+        specs = [
+            ("decision_kind", len(KINDS), "one-hot of the pending decision kind (zero if the game is over)"),
+            ("acting", 1, "1 if this seat must decide now"),
+            ("current_player", P, "relative seat whose turn it is (one-hot)"),
+            ("first_player", P, "relative seat that played first this day (one-hot)"),
+            ("num_players", P - 1, "one-hot of the player count 2, 3, 4"),
+            ("day", MAX_DAYS, "one-hot of the current day 1..3"),
+            ("last_day", 1, "1 on the last day of the game"),
+            ("turn", 1, "turn index within the day / (4 x players)"),
+            ("context_card", CARDS, "Plan: the card chosen for this turn, before its slot (one-hot)"),
+            ("context_sheet", A.SHEET_SIZE, "the sheet position the decision is about (response source)"),
+            ("context_safe", A.LOCATIONS * A.BOARD_POSITIONS + A.MAX_HELD_SAFES,
+             "the Safe the decision is about: board position or own held index (one-hot)"),
+            ("context_count", 1, "swaps made (rearrange) or henchmen freed (bail), / 4"),
+            ("own_hand", CARDS, "poker cards in own hand (0, A, 2..6)"),
+            ("own_slots", SLOTS * CARDS, "own face-down cards: value one-hot per slot A..6"),
+            ("slot_occupied", P * SLOTS, "per relative seat and slot: a card lies there this day (public)"),
+            ("slot_this_turn", SLOTS, "slot of the card played this turn by the current player"),
+            ("henchmen_on_cards", P * SLOTS * P,
+             "per relative seat, slot and henchman owner (relative): henchman on that card"),
+            ("henchmen", P * 4, "per relative seat: free, jailed, on cards, destroyed (/3)"),
+            ("money", P, f"per relative seat: money / {MONEY_SCALE:g}"),
+            ("reputation", P * self.rep_squares,
+             f"per relative seat: one-hot reputation square {rules.reputation_min}..{rules.reputation_max}"),
+            ("hand_size", P, "per relative seat: cards in hand / 7"),
+            ("deck_size", P, "per relative seat: cards in poker deck / 7"),
+            ("marks_left", P * 3, "per relative seat: Marks left of type 2/3, 4/5, 6/7 (/3)"),
+            ("safe_count", P, "per relative seat: Safes held / 3"),
+            ("leader_used", 1, "own leader ability already used this turn"),
+            ("board_safes", A.LOCATIONS * A.BOARD_POSITIONS * SAFE_FEATURES,
+             "per board position (location x 5): present, value one-hot 2..7 if this seat has seen "
+             "it, Mark counts per (relative owner, face 2..7)"),
+            ("held_safes", P * A.MAX_HELD_SAFES * SAFE_FEATURES,
+             "per relative seat and held index: same features (value only if this seat has seen it)"),
+            ("unused_safes", A.LOCATIONS * (1 + FACES),
+             "per location: unused Safes (/3), known values among them (counts by value 2..7)"),
+            ("saloon", 3 * g, f"per Saloon position 0-2: {granuja}"),
+            ("sheets", P * A.SHEET_SIZE * g, f"per relative seat and sheet position: {granuja}"),
+            ("discard_top", g, f"top of the Granuja discard pile: {granuja}"),
+            ("piles", 3, "Granuja discard pile size / 20, Trait deck / 50, Occupation deck / 60"),
+            ("card_history", MAX_DAYS * P * SLOTS * (1 + CARDS),
+             "per day, relative seat, slot: declared (public) and value one-hot if known "
+             "(own cards always; others' only when revealed by a challenge)"),
+        ]
+        self.pieces: list[Piece] = []
+        offset = 0
+        for name, size, meaning in specs:
+            self.pieces.append(Piece(name, size, meaning, offset))
+            offset += size
+        self.size = offset
+        self.offset = {p.name: p.offset for p in self.pieces}
+        self._occ_index = {oid: i for i, oid in enumerate(self.occupation_ids)}
+        self._trait_index = {tid: i for i, tid in enumerate(self.trait_ids)}
+        self._granuja_cache: dict[tuple[int, int], np.ndarray] = {}
+        self._catalog = catalog
+        self._rules = rules
+
+    def granuja_vector(self, occ: int, trait: int) -> np.ndarray:
+        """Dense features of a Granuja (present flag set, 'used' left 0), cached per card pair."""
+        key = (occ, trait)
+        cached = self._granuja_cache.get(key)
+        if cached is not None:
+            return cached
+        occ_card = self._catalog.occupation_cards[occ]
+        trait_card = self._catalog.trait_cards[trait]
+        t = trait_card.trait
+        vec = np.zeros(self.granuja_size, dtype=np.float32)
+        vec[0] = 1.0  # present; index 1 is "used this turn", set by the encoder
+        base = 2
+        vec[base + self._occ_index[occ_card.occupation.id]] = 1.0
+        base += len(self.occupation_ids)
+        vec[base + self._trait_index[t.id]] = 1.0
+        base += len(self.trait_ids)
+        for slot in t.slots:
+            vec[base + slot - 1] = 1.0
+        base += SLOTS
+        vec[base + TIMING_LIST.index(t.timing)] = 1.0
+        base += len(TIMING_LIST)
+        for k, arrow in enumerate(("left", "right")):
+            vec[base + k] = arrow in t.arrows
+        base += 2
+        vec[base] = max(0, trait_card.cost - occ_card.bullet_holes) / 5.0
+        vec[base + 1] = (occ_card.tech + trait_card.tech) / 3.0
+        base += 2
+        for k, modifier in enumerate(MODIFIER_LIST):
+            vec[base + k] = modifier in t.modifiers
+        vec.flags.writeable = False
+        self._granuja_cache[key] = vec
+        return vec
+
+    def encode(self, game: Game, seat: int) -> np.ndarray:
+        """The observation vector of ``seat``: exactly what that player may know."""
+        n = game.num_players
+        off = self.offset
+        rel = [(s - seat) % n for s in range(n)]
+        idx: list[int] = []  # positions set to 1.0 (repeats add up to counts)
+        pos: list[int] = []  # positions set to the value at the same index of ``val``
+        val: list[float] = []
+
+        frame = game.decision
+        if frame is not None:
+            idx.append(off["decision_kind"] + KIND_INDEX[frame.kind])
+            if frame.player == seat:
+                idx.append(off["acting"])
+                data = frame.data
+                if frame.kind == "plan_slot":
+                    idx.append(off["context_card"] + data["card"])
+                elif frame.kind == "response":
+                    idx.append(off["context_sheet"] + data["pos"])
+                elif frame.kind in ("mark_face", "mark_source"):
+                    safe = game.safes[data["safe"]]
+                    if safe.board_pos >= 0:
+                        idx.append(off["context_safe"] + safe.location * 5 + safe.board_pos)
+                    elif safe.holder == seat:
+                        held = game.players[seat].safes.index(safe.id)
+                        idx.append(off["context_safe"] + 15 + held)
+                count = data.get("swaps", data.get("freed", 0))
+                if count:
+                    pos.append(off["context_count"])
+                    val.append(count / 4.0)
+        idx.append(off["current_player"] + rel[game.current])
+        idx.append(off["first_player"] + rel[game.first_player])
+        idx.append(off["num_players"] + n - 2)
+        idx.append(off["day"] + game.day - 1)
+        if game.day == game.last_day:
+            idx.append(off["last_day"])
+        pos.append(off["turn"])
+        val.append(game.turn / (game.rules.turns_per_day * n))
+
+        me = game.players[seat]
+        base = off["own_hand"]
+        idx += [base + v for v in me.hand]
+        base = off["own_slots"] - CARDS
+        idx += [base + card.slot * CARDS + card.value for card in me.played]
+        current_card = game.current_card()
+        if current_card is not None:
+            idx.append(off["slot_this_turn"] + current_card.slot - 1)
+        if "leader" in game.used and game.current == seat:
+            idx.append(off["leader_used"])
+
+        on_cards = [0] * n
+        occupied, hench = off["slot_occupied"] - 1, off["henchmen_on_cards"] - P
+        for player in game.players:
+            r6 = rel[player.seat] * SLOTS
+            for card in player.played:
+                idx.append(occupied + r6 + card.slot)
+                for owner in card.henchmen:
+                    on_cards[owner] += 1
+                    idx.append(hench + (r6 + card.slot) * P + rel[owner])
+        rep_base = off["reputation"] - self.rep_min
+        sq = self.rep_squares
+        h0, m0, marks0 = off["henchmen"], off["money"], off["marks_left"]
+        hs0, ds0, sc0 = off["hand_size"], off["deck_size"], off["safe_count"]
+        for player in game.players:
+            r = rel[player.seat]
+            h = h0 + r * 4
+            m = marks0 + r * 3
+            pos += [h, h + 1, h + 2, h + 3, m0 + r, hs0 + r, ds0 + r, sc0 + r, m, m + 1, m + 2]
+            left = player.marks
+            val += [
+                player.free_henchmen / 3.0,
+                player.jailed_henchmen / 3.0,
+                on_cards[player.seat] / 3.0,
+                player.destroyed_henchmen / 3.0,
+                player.money / MONEY_SCALE,
+                len(player.hand) / 7.0,
+                len(player.deck) / 7.0,
+                len(player.safes) / 3.0,
+                left[0] / 3.0,
+                left[1] / 3.0,
+                left[2] / 3.0,
+            ]
+            idx.append(rep_base + r * sq + player.reputation)
+
+        known = me.known_safes
+        board0, held0 = off["board_safes"], off["held_safes"]
+        for safe in game.safes:
+            if safe.board_pos >= 0:
+                base = board0 + (safe.location * 5 + safe.board_pos) * SAFE_FEATURES
+            elif safe.holder >= 0:
+                held = game.players[safe.holder].safes.index(safe.id)
+                base = held0 + (rel[safe.holder] * A.MAX_HELD_SAFES + held) * SAFE_FEATURES
+            else:
+                continue
+            idx.append(base)
+            if safe.id in known:
+                idx.append(base - 1 + safe.value)
+            base += 1 + FACES - 2
+            idx += [base + rel[owner] * FACES + face for owner, face in safe.marks]
+        for loc, pile in enumerate(game.unused):
+            if pile:
+                base = off["unused_safes"] + loc * (1 + FACES)
+                pos.append(base)
+                val.append(len(pile) / 3.0)
+                idx += [base - 1 + game.safes[s].value for s in pile if s in known]
+
+        pos += [off["piles"], off["piles"] + 1, off["piles"] + 2]
+        val += [len(game.discard) / 20.0, len(game.trait_deck) / 50.0, len(game.occ_deck) / 60.0]
+
+        hist = off["card_history"]
+        width = 1 + CARDS
+        for day_index, by_seat in enumerate(game.played_log):
+            for s, cards in enumerate(by_seat):
+                row = hist + ((day_index * P + rel[s]) * SLOTS - 1) * width
+                idx += [row + slot * width for slot, _ in cards]
+        for day_index, s, slot, value in game.known_card_values(seat):
+            idx.append(hist + ((day_index * P + rel[s]) * SLOTS + slot - 1) * width + 1 + value)
+
+        obs = np.bincount(idx, minlength=self.size).astype(np.float32)
+        obs[pos] = val
+
+        g = self.granuja_size
+        vector = self.granuja_vector
+        for i, gr in enumerate(game.saloon):
+            if gr is not None:
+                start = off["saloon"] + i * g
+                obs[start : start + g] = vector(gr.occ, gr.trait)
+        used = game.used
+        sheets = off["sheets"]
+        for player in game.players:
+            r5 = rel[player.seat] * A.SHEET_SIZE
+            for p, gr in enumerate(player.sheet):
+                if gr is not None:
+                    start = sheets + (r5 + p) * g
+                    obs[start : start + g] = vector(gr.occ, gr.trait)
+                    if gr.uid in used:
+                        obs[start + 1] = 1.0
+        if game.discard:
+            top = game.discard[-1]
+            obs[off["discard_top"] : off["discard_top"] + g] = vector(top.occ, top.trait)
+        return obs
