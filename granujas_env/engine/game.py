@@ -9,6 +9,7 @@ popped when answered. All chance comes from one seeded ``random.Random`` owned b
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -279,12 +280,15 @@ class Game:
             out.append(max(-1.0, min(1.0, (score - best) / self.rules.score_scale)))
         return out
 
-    def __deepcopy__(self, memo: dict) -> Game:
-        import copy
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_legal_cache"] = None  # derived; never part of the state
+        return state
 
+    def __deepcopy__(self, memo: dict) -> Game:
         clone = Game.__new__(Game)
         memo[id(self)] = clone
-        for key, value in self.__dict__.items():
+        for key, value in self.__getstate__().items():
             if key in ("rules", "catalog", "config"):
                 setattr(clone, key, value)  # immutable, shared
             else:

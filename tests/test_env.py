@@ -1,0 +1,183 @@
+"""The PettingZoo AEC environment: API conformance, seeding, masks, rewards, bad input, docs."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import granujas_env
+from granujas_env.docs import DOCS, GENERATED
+from granujas_env.engine import actions as A
+from granujas_env.engine.game import IllegalActionError
+from granujas_env.engine.snapshot import digest
+
+CONFIGS = [(n, length) for n in (2, 3, 4) for length in ("short", "long")]
+
+
+@pytest.mark.parametrize("players,length", CONFIGS)
+def test_pettingzoo_api(players: int, length: str) -> None:
+    api_test(granujas_env.env(num_players=players, game_length=length), num_cycles=300)
+
+
+@pytest.mark.parametrize("players,length", CONFIGS)
+def test_pettingzoo_seed(players: int, length: str) -> None:
+    seed_test(lambda: granujas_env.env(num_players=players, game_length=length), num_cycles=300)
+
+
+def play_random(env, seed: int) -> tuple[list[str], dict[str, float]]:
+    """Random legal game; returns the acting agents in order and the final cumulative rewards."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    order, totals = [], {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        order.append(agent)
+        mask = obs["action_mask"]
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any(), "non-acting seat has a mask"
+        assert info["decision"] == env.unwrapped.game.stack[-1].kind
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    return order, totals
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_win_rewards_and_mask_only_for_acting_agent(players: int) -> None:
+    env = granujas_env.env(num_players=players)
+    _, totals = play_random(env, seed=players)
+    values = sorted(totals.values())
+    assert values[-1] == 1.0
+    assert values[:-1] == pytest.approx([-1.0 / (players - 1)] * (players - 1))
+    assert sum(values) == pytest.approx(0.0)
+
+
+def test_score_reward_is_clipped_margin() -> None:
+    env = granujas_env.env(num_players=3, reward="score")
+    _, totals = play_random(env, seed=5)
+    game = env.unwrapped.game
+    for seat, agent in enumerate(env.possible_agents):
+        best = max(s for j, s in enumerate(game.scores) if j != seat)
+        assert totals[agent] == pytest.approx(max(-1, min(1, (game.scores[seat] - best) / 20)))
+
+
+def test_engine_sets_agent_selection_not_round_robin() -> None:
+    env = granujas_env.env(num_players=4)
+    order, _ = play_random(env, seed=1)
+    # challenge windows interleave other seats inside a turn: a strict rotation would never repeat
+    repeats = sum(1 for a, b in zip(order, order[1:]) if a == b)
+    assert repeats > 0
+    assert len(set(order)) == 4
+
+
+def test_same_seed_same_game_and_reset_without_seed_continues_stream() -> None:
+    a, b = granujas_env.env(num_players=3), granujas_env.env(num_players=3)
+    assert play_random(a, 11) == play_random(b, 11)
+    a.reset()
+    b.reset()
+    assert np.array_equal(a.observe("player_0")["observation"], b.observe("player_0")["observation"])
+
+
+def test_observation_space_contains_observations() -> None:
+    env = granujas_env.env(num_players=2)
+    env.reset(seed=0)
+    for agent in env.agents:
+        obs = env.observe(agent)
+        assert env.observation_space(agent).contains(obs)
+        assert obs["observation"].dtype == np.float32
+        assert obs["action_mask"].dtype == np.int8
+
+
+def test_raw_env_illegal_action_raises_and_leaves_state_unchanged() -> None:
+    env = granujas_env.raw_env(num_players=2)
+    env.reset(seed=3)
+    before = digest(env.game)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="plan_card") as info:
+        env.step(illegal)
+    assert "legal ids" in str(info.value)
+    assert digest(env.game) == before
+    with pytest.raises(ValueError, match="must act"):
+        env.step(None)
+    assert digest(env.game) == before
+
+
+def test_wrapped_env_ends_game_on_illegal_move() -> None:
+    env = granujas_env.env(num_players=3)
+    env.reset(seed=0)
+    offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[offender] == -1
+    with pytest.raises(AssertionError):
+        env.step(A.NUM_ACTIONS)  # out of the action space
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"num_players": 5}, "num_players must be 2, 3 or 4"),
+        ({"num_players": 1}, "num_players must be 2, 3 or 4"),
+        ({"num_players": "4"}, "num_players must be an int"),
+        ({"game_length": "medium"}, "game_length must be one of"),
+        ({"render_mode": "rgb_array"}, "render_mode must be None or one of"),
+        ({"reward": "points"}, "reward must be one of"),
+        ({"strategy_cards": "yes"}, "strategy_cards must be True or False"),
+    ],
+)
+def test_invalid_configuration_fails_at_construction(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        granujas_env.env(**kwargs)
+
+
+def test_render_modes() -> None:
+    env = granujas_env.env(num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "Saloon" in text and "Estación" in text and "p1" in text
+    human = granujas_env.raw_env(num_players=2, render_mode="human")
+    human.reset(seed=0)
+    assert human.render() is None
+
+
+def test_public_render_hides_hands_and_seat_render_shows_own() -> None:
+    env = granujas_env.raw_env(num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    public = env.render()
+    assert "hand:" not in public
+    own = env.render_seat("player_0")
+    assert "hand:" in own and "(you)" in own
+
+
+def test_env_pickles_as_config_and_game_state_copies() -> None:
+    env = granujas_env.raw_env(num_players=2, game_length="long", reward="score")
+    env.reset(seed=0)
+    # EzPickle: an env pickles as its constructor arguments (PettingZoo convention) ...
+    restored = pickle.loads(pickle.dumps(env))
+    assert (restored.config, restored.reward_mode) == (env.config, env.reward_mode)
+    restored.reset(seed=0)
+    assert np.array_equal(
+        restored.observe("player_0")["observation"], env.observe("player_0")["observation"]
+    )
+    # ... while the game state itself copies exactly, mid-game
+    env.step(env.game.legal_actions()[0])
+    for clone in (copy.deepcopy(env.game), pickle.loads(pickle.dumps(env.game))):
+        assert digest(clone) == digest(env.game)
+        assert np.array_equal(env.layout.encode(clone, 1), env.layout.encode(env.game, 1))
+
+
+def test_generated_docs_agree_with_code() -> None:
+    for name, build in GENERATED.items():
+        assert (DOCS / name).read_text(encoding="utf-8") == build(), (
+            f"docs/{name} is out of date: run python -m granujas_env.docs"
+        )

@@ -1,0 +1,87 @@
+"""A seat's observation holds exactly what that seat may know.
+
+Changing only hidden information (opponents' hands, their face-down values, deck orders, Safe values
+the seat has not seen, unused Safes) must leave the seat's observation byte-identical; changing
+public or own information must change it.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+
+from granujas_env.codecs import ObservationLayout
+from granujas_env.engine import Game, GameConfig
+from granujas_env.engine.game import default_data
+
+LAYOUT = ObservationLayout(*reversed(default_data()))
+
+
+def random_midgame(seed: int, players: int) -> Game:
+    rng = random.Random(seed)
+    game = Game(GameConfig(num_players=players, game_length="long"), seed=seed)
+    for _ in range(rng.randrange(20, 400)):
+        if game.game_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def hide_shuffle(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy where everything ``seat`` may not know is changed, everything else kept."""
+    other = copy.deepcopy(game)
+    for player in other.players:
+        rng.shuffle(player.deck)
+        if player.seat == seat:
+            continue
+        # deal the opponent's hidden values anew between hand and face-down cards (cards of this
+        # day are all face down; challenged ones are revealed only at the end of the day)
+        hidden_played = list(player.played)
+        pool = player.hand + [c.value for c in hidden_played]
+        rng.shuffle(pool)
+        player.hand = sorted(pool[: len(player.hand)])
+        for card, value in zip(hidden_played, pool[len(player.hand) :]):
+            card.value = value
+        by_slot = {c.slot: c.value for c in player.played}
+        log = other.played_log[-1][player.seat]
+        other.played_log[-1][player.seat] = [(slot, by_slot.get(slot, v)) for slot, v in log]
+    unknown = [s for s in other.safes if s.id not in other.players[seat].known_safes]
+    values = [s.value for s in unknown]
+    rng.shuffle(values)
+    for safe, value in zip(unknown, values):
+        safe.value = value
+    rng.shuffle(other.trait_deck)
+    rng.shuffle(other.occ_deck)
+    return other
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hidden_changes_do_not_change_observation(seed: int) -> None:
+    players = 2 + seed % 3
+    game = random_midgame(seed, players)
+    rng = random.Random(seed)
+    for seat in range(players):
+        changed = hide_shuffle(game, seat, rng)
+        assert np.array_equal(LAYOUT.encode(game, seat), LAYOUT.encode(changed, seat)), seat
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_visible_changes_change_observation(seed: int) -> None:
+    game = random_midgame(seed, 3)
+    for seat in range(3):
+        base = LAYOUT.encode(game, seat)
+        for target in range(3):
+            changed = copy.deepcopy(game)
+            changed.players[target].money += 1
+            assert not np.array_equal(base, LAYOUT.encode(changed, seat))
+        own = copy.deepcopy(game)
+        if own.players[seat].hand and own.players[seat].deck:
+            own.players[seat].hand[0], own.players[seat].deck[0] = (
+                own.players[seat].deck[0],
+                own.players[seat].hand[0],
+            )
+            if sorted(own.players[seat].hand) != sorted(game.players[seat].hand):
+                assert not np.array_equal(base, LAYOUT.encode(own, seat))
