@@ -181,3 +181,13 @@ def test_generated_docs_agree_with_code() -> None:
         assert (DOCS / name).read_text(encoding="utf-8") == build(), (
             f"docs/{name} is out of date: run python -m granujas_env.docs"
         )
+
+
+def test_registered_in_pettingzoo_registry() -> None:
+    pettingzoo = pytest.importorskip("pettingzoo")
+    if not hasattr(pettingzoo, "aec_registry"):
+        pytest.skip("this PettingZoo has no registry")
+    env = pettingzoo.make("aec", granujas_env.ENV_ID, num_players=3)
+    env.reset(seed=0)
+    assert env.agents == ["player_0", "player_1", "player_2"]
+    assert env.unwrapped.metadata["name"] == "granujas_v0"
