@@ -20,6 +20,21 @@ VERBS: dict[str, dict[str, tuple[type, bool, object]]] = {
     "sheriff_option": {},
 }
 
+# Plain-words template of each verb, for the generated card reference.
+VERB_TEXT: dict[str, str] = {
+    "gain_money": "gain {amount} $",
+    "spend_money": "spend {amount} $",
+    "gain_reputation": "gain {amount} reputation",
+    "lose_reputation": "lose {amount} reputation",
+    "peek_safe": "peek at a board Safe",
+    "mark_safe": "mark it",
+    "steal_safe": "steal a board Safe",
+    "peek_unused_safe": "peek at an unused Safe (no mark)",
+    "discard_self": "discard this Granuja",
+    "sheriff_option": "use a Sheriff's Office option (no Saloon discard)",
+}
+assert set(VERB_TEXT) == set(VERBS)
+
 # Verbs that are a cost ("Gasta X para ..."): the ability cannot be used unless they can be paid.
 COST_VERBS = frozenset({"spend_money"})
 
