@@ -94,7 +94,9 @@ DECISION_KINDS: dict[str, str] = {
 
 # Decisions answered automatically when the only legal action is to pass: asking would add a step
 # that carries no choice.
-_AUTO_PASS = frozenset({"start_ability", "ability", "response", "trigger", "mark_source"})
+_AUTO_PASS = frozenset(
+    {"start_ability", "ability", "response", "trigger", "mark_source", "bail", "rearrange", "on_hire"}
+)
 
 
 class Game:
@@ -141,8 +143,8 @@ class Game:
         self.saloon: list[Granuja | None] = [None] * rules.saloon_size
         self.discard: list[Granuja] = []
         self.limbo: Granuja | None = None  # a hired Granuja on its way to the sheet
-        for _ in range(rules.saloon_size):
-            self._refill_saloon(0)
+        for _ in range(rules.saloon_size):  # three Granujas: each new one enters on the left
+            self._refill_saloon(None)
 
         self.safes: list[Safe] = []
         self.board: list[list[int | None]] = []
@@ -437,9 +439,9 @@ class Game:
         discard = any(s.verb == "discard_self" for s in steps)
         return tuple(s for s in steps if s.verb != "discard_self"), discard
 
-    def _can_pay(self, seat: int, steps: tuple[Step, ...]) -> bool:
+    def _can_pay(self, seat: int, steps: tuple[Step, ...], bonus: int = 0) -> bool:
         cost = sum(s.amount for s in steps if s.verb == "spend_money")
-        return self.players[seat].money >= cost
+        return self.players[seat].money + bonus >= cost
 
     def _usable(self, seat: int, g: Granuja | None, timing: str, slot: int = 0) -> bool:
         if g is None or g.uid in self.used:
@@ -447,7 +449,9 @@ class Game:
         trait = self.catalog.trait_cards[g.trait].trait
         if trait.timing != timing or (timing == "slots" and slot not in trait.slots):
             return False
-        return self._can_pay(seat, self._granuja_program(g)[0])
+        # the +1 $ icon pays out before the ability when a poker card activates it
+        bonus = 1 if timing == "slots" and "extra_money" in trait.modifiers else 0
+        return self._can_pay(seat, self._granuja_program(g)[0], bonus)
 
     def _legal_start_ability(self, frame: Frame) -> list[int]:
         sheet = self.players[frame.player].sheet
@@ -800,10 +804,12 @@ class Game:
         else:
             self._push("place", p)
 
-    def _refill_saloon(self, removed: int) -> None:
-        """Remove the Granuja at ``removed``, shift the rest right and add a new one on the left."""
+    def _refill_saloon(self, removed: int | None) -> None:
+        """Remove the Granuja at ``removed`` (None: nothing), shift the rest right and add a new
+        one on the left."""
         saloon = self.saloon
-        saloon[removed] = None
+        if removed is not None:
+            saloon[removed] = None
         kept = [g for g in saloon if g is not None]
         saloon[:] = [None] * (len(saloon) - len(kept)) + kept
         if saloon[0] is None and self.trait_deck and self.occ_deck:
