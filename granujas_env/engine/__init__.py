@@ -1,6 +1,6 @@
 """Pure-Python rules engine of 3000 Granujas (no RL imports)."""
 
-from . import actions
+from . import actions, verbs_extra  # noqa: F401  (verbs_extra registers its verbs)
 from .data import Catalog, CatalogError, Rules, load_catalog, load_rules
 from .game import DECISION_KINDS, Game, GameConfig, GameOverError, IllegalActionError
 

@@ -35,6 +35,7 @@ BLOCKS: tuple[tuple[str, int, str], ...] = (
     ("location", LOCATIONS, "location: Estación, Finca, Laboratorio"),
     ("mark_face", 6, "Mark face shown: 2, 3, 4, 5, 6, 7"),
     ("seat", MAX_PLAYERS, "player, relative seat (0 = self, 1 = next clockwise, ...)"),
+    ("poker_target", MAX_PLAYERS * 6, "face-down poker card: relative seat * 6 + slot index (A..6)"),
 )
 
 OFFSET: dict[str, int] = {}
@@ -61,6 +62,7 @@ HELD_SAFE = OFFSET["held_safe"]
 LOCATION = OFFSET["location"]
 MARK_FACE = OFFSET["mark_face"] - 2  # MARK_FACE + face (2..7)
 SEAT = OFFSET["seat"]
+POKER_TARGET = OFFSET["poker_target"]
 
 SELL_INFORMATION, PAY_BAIL, BRIBE_SHERIFF = range(SHERIFF_OPTION, SHERIFF_OPTION + 3)
 
@@ -85,6 +87,8 @@ def describe(action: int) -> str:
         return f"card:{CARD_NAMES[index]}"
     if name == "slot":
         return f"slot:{_SLOT_NAMES[index + 1]}"
+    if name == "poker_target":
+        return f"poker_target:seat+{index // 6}/{_SLOT_NAMES[index % 6 + 1]}"
     if name == "mark_face":
         return f"mark_face:{index + 2}"
     if name == "swap":

@@ -15,9 +15,10 @@ from .vocabulary import (
     MODIFIERS,
     OCCUPATION_COLOURS,
     PROVENANCES,
+    REQUIREMENTS,
     TIMINGS,
     TRAIT_COLOURS,
-    VERBS,
+    VERB_SPECS,
 )
 
 if sys.version_info >= (3, 11):
@@ -39,6 +40,7 @@ class Step:
 
     verb: str
     amount: int = 0
+    option: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Occupation:
     provenance: str
     basis: str
     effect: tuple[Step, ...]
+    requires: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class Trait:
     modifiers: frozenset[str]
     before: tuple[Step, ...]
     after: tuple[Step, ...]
+    requires: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -182,28 +186,39 @@ def _parse_effect(raw: Any, where: str, problems: _Problems) -> tuple[Step, ...]
             problems.add(here, "must be a table with a 'verb' key")
             continue
         verb = item["verb"]
-        if verb not in VERBS:
-            problems.add(here, f"unknown verb {verb!r}; allowed: {', '.join(sorted(VERBS))}")
+        if verb not in VERB_SPECS:
+            problems.add(here, f"unknown verb {verb!r}; allowed: {', '.join(sorted(VERB_SPECS))}")
             continue
-        spec = VERBS[verb]
+        needs_amount, option_name, allowed, _ = VERB_SPECS[verb]
+        params = {"amount"} if needs_amount else set()
+        if option_name:
+            params.add(option_name)
         for key in item:
-            if key != "verb" and key not in spec:
-                allowed = ", ".join(sorted(spec)) or "none"
-                problems.add(here, f"verb {verb!r} takes no parameter {key!r} (allowed: {allowed})")
-        params: dict[str, Any] = {}
-        for name, (kind, required, default) in spec.items():
-            if name not in item:
-                if required:
-                    problems.add(here, f"verb {verb!r} needs parameter {name!r}")
-                params[name] = default
-                continue
-            value = item[name]
-            if kind is int and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                problems.add(here, f"{name} must be a non-negative integer, got {value!r}")
-                continue
-            params[name] = value
-        steps.append(Step(verb=verb, **{k: v for k, v in params.items() if v is not None}))
+            if key != "verb" and key not in params:
+                shown = ", ".join(sorted(params)) or "none"
+                problems.add(here, f"verb {verb!r} takes no parameter {key!r} (allowed: {shown})")
+        amount = item.get("amount", 0)
+        if needs_amount and "amount" not in item:
+            problems.add(here, f"verb {verb!r} needs parameter 'amount'")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            problems.add(here, f"amount must be a non-negative integer, got {amount!r}")
+            amount = 0
+        option = ""
+        if option_name:
+            option = item.get(option_name, allowed[0])
+            if option not in allowed:
+                problems.add(here, f"{option_name} must be one of {', '.join(allowed)}, got {option!r}")
+                option = allowed[0]
+        steps.append(Step(verb=verb, amount=amount, option=option))
     return tuple(steps)
+
+
+def _requirements(row: dict[str, Any], where: str, problems: _Problems) -> frozenset[str]:
+    value = row.get("requires", [])
+    if not isinstance(value, list) or any(r not in REQUIREMENTS for r in value):
+        problems.add(where, f"requires must be a list of {sorted(REQUIREMENTS)}, got {value!r}")
+        return frozenset()
+    return frozenset(value)
 
 
 def _text(row: dict[str, Any], key: str, where: str, problems: _Problems, required: bool) -> str:
@@ -272,7 +287,7 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
         provenance = row.get("provenance")
         if provenance not in PROVENANCES:
             problems.add(where, f"provenance {provenance!r} not one of {sorted(PROVENANCES)}")
-        allowed = {"id", "name", "gloss", "text", "provenance", "basis", "effect", "cards"}
+        allowed = {"id", "name", "gloss", "text", "provenance", "basis", "effect", "requires", "cards"}
         for key in row:
             if key not in allowed:
                 problems.add(where, f"unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
@@ -284,6 +299,7 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
             provenance=str(provenance),
             basis=_text(row, "basis", where, problems, False),
             effect=_parse_effect(row.get("effect", []), f"{where}.effect", problems),
+            requires=_requirements(row, where, problems),
         )
         occupations[oid] = occ
         for item in _parse_cards(
@@ -313,7 +329,7 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
             continue
         allowed = {
             "id", "name", "gloss", "text", "provenance", "basis", "timing", "slots", "arrows",
-            "modifiers", "before", "after", "cards",
+            "modifiers", "before", "after", "requires", "cards",
         }
         for key in row:
             if key not in allowed:
@@ -353,6 +369,7 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
             modifiers=frozenset(modifiers),
             before=_parse_effect(row.get("before", []), f"{where}.before", problems),
             after=_parse_effect(row.get("after", []), f"{where}.after", problems),
+            requires=_requirements(row, where, problems),
         )
         traits[tid] = trait
         for item in _parse_cards(row.get("cards"), where, TRAIT_COLOURS, ("cost", "tech"), problems):

@@ -18,6 +18,7 @@ from operator import index as as_index
 from . import actions as A
 from .data import Catalog, Rules, Step, load_catalog, load_rules
 from .state import Frame, Granuja, PlayedCard, Player, Safe
+from .vocabulary import EVENT_TIMINGS
 
 GAME_LENGTHS = ("short", "long")
 
@@ -94,9 +95,9 @@ DECISION_KINDS: dict[str, str] = {
 
 # Decisions answered automatically when the only legal action is to pass: asking would add a step
 # that carries no choice.
-_AUTO_PASS = frozenset(
-    {"start_ability", "ability", "response", "trigger", "mark_source", "bail", "rearrange", "on_hire"}
-)
+_AUTO_PASS = {
+    "start_ability", "ability", "response", "trigger", "mark_source", "bail", "rearrange", "on_hire"
+}
 
 
 class Game:
@@ -440,8 +441,26 @@ class Game:
         return tuple(s for s in steps if s.verb != "discard_self"), discard
 
     def _can_pay(self, seat: int, steps: tuple[Step, ...], bonus: int = 0) -> bool:
-        cost = sum(s.amount for s in steps if s.verb == "spend_money")
-        return self.players[seat].money + bonus >= cost
+        """Whether every cost verb of ``steps`` can be paid in full (``bonus`` $ arriving first)."""
+        player = self.players[seat]
+        money = jail = reputation = 0
+        for step in steps:
+            if step.verb == "spend_money":
+                money += step.amount
+            elif step.verb == "jail_own_henchman":
+                jail += step.amount
+            elif step.verb == "lose_reputation":
+                reputation += step.amount
+        return (
+            player.money + bonus >= money
+            and player.free_henchmen >= jail
+            and player.reputation - reputation >= self.rules.reputation_min
+        )
+
+    def _requirements_met(self, seat: int, g: Granuja) -> bool:
+        trait = self.catalog.trait_cards[g.trait].trait
+        occ = self.catalog.occupation_cards[g.occ].occupation
+        return all(REQUIREMENT_CHECKS[r](self, seat) for r in trait.requires | occ.requires)
 
     def _usable(self, seat: int, g: Granuja | None, timing: str, slot: int = 0) -> bool:
         if g is None or g.uid in self.used:
@@ -451,7 +470,9 @@ class Game:
             return False
         # the +1 $ icon pays out before the ability when a poker card activates it
         bonus = 1 if timing == "slots" and "extra_money" in trait.modifiers else 0
-        return self._can_pay(seat, self._granuja_program(g)[0], bonus)
+        return self._can_pay(seat, self._granuja_program(g)[0], bonus) and self._requirements_met(
+            seat, g
+        )
 
     def _legal_start_ability(self, frame: Frame) -> list[int]:
         sheet = self.players[frame.player].sheet
@@ -1024,7 +1045,7 @@ _RUN: dict[str, Callable[[Game, Frame], None]] = {
 }
 # Continuations at which queued timing events are offered: never in the middle of an ability.
 _SAFE_POINTS = frozenset({"game", "turn", "window", "day_end"})
-_EVENT_TIMING = {"gain_reputation": "after_gain_reputation"}
+_EVENT_TIMING = EVENT_TIMINGS
 
 _LEGAL: dict[str, Callable[[Game, Frame], list[int]]] = {
     "start_ability": Game._legal_start_ability,
@@ -1084,3 +1105,43 @@ _VERBS: dict[str, Callable[[Game, Frame, Step], None]] = {
     "sheriff_option": Game._verb_sheriff_option,
 }
 assert set(_LEGAL) == set(_ANSWER) == set(DECISION_KINDS)
+
+
+def register_decision(
+    kind: str,
+    description: str,
+    legal: Callable[[Game, Frame], list[int]],
+    answer: Callable[[Game, Frame, int], None],
+    *,
+    auto_pass: bool = False,
+) -> None:
+    """Add a decision kind (for effect modules): who answers is the frame's player."""
+    if kind in DECISION_KINDS:
+        raise ValueError(f"decision kind {kind!r} is already registered")
+    DECISION_KINDS[kind] = description
+    _LEGAL[kind] = legal
+    _ANSWER[kind] = answer
+    if auto_pass:
+        _AUTO_PASS.add(kind)
+
+
+def register_verb(verb: str, handler: Callable[[Game, Frame, Step], None]) -> None:
+    """Add the handler of a vocabulary verb (for effect modules)."""
+    if verb in _VERBS:
+        raise ValueError(f"verb {verb!r} already has a handler")
+    _VERBS[verb] = handler
+
+
+def register_continuation(kind: str, run: Callable[[Game, Frame], None]) -> None:
+    """Add an engine continuation frame kind (for effect modules)."""
+    if kind in _RUN:
+        raise ValueError(f"continuation {kind!r} is already registered")
+    _RUN[kind] = run
+
+
+REQUIREMENT_CHECKS: dict[str, Callable[[Game, int], bool]] = {
+    "money_zero": lambda game, seat: game.players[seat].money == 0,
+    "rival_has_more_safes": lambda game, seat: any(
+        len(p.safes) > len(game.players[seat].safes) for p in game.players if p.seat != seat
+    ),
+}
