@@ -20,6 +20,7 @@ from .engine.vocabulary import MODIFIERS, TIMINGS
 
 P = A.MAX_PLAYERS
 SLOTS = 6
+POSITIONS = 7  # where a poker card lies: 0 = face up beside the sheet (Honesto), 1..6 = slot A..6
 CARDS = 7
 FACES = 6  # Mark faces / Safe values 2..7
 MAX_DAYS = 3
@@ -71,11 +72,12 @@ class ObservationLayout:
              "the Safe the decision is about: board position or own held index (one-hot)"),
             ("context_count", 1, "swaps made (rearrange) or henchmen freed (bail), / 4"),
             ("own_hand", CARDS, "poker cards in own hand (0, A, 2..6)"),
-            ("own_slots", SLOTS * CARDS, "own face-down cards: value one-hot per slot A..6"),
-            ("slot_occupied", P * SLOTS, "per relative seat and slot: a card lies there this day (public)"),
-            ("slot_this_turn", SLOTS, "slot of the card played this turn by the current player"),
-            ("henchmen_on_cards", P * SLOTS * P,
-             "per relative seat, slot and henchman owner (relative): henchman on that card"),
+            ("own_slots", POSITIONS * CARDS, "own played cards: value one-hot per position (face-up, A..6)"),
+            ("slot_occupied", P * POSITIONS,
+             "per relative seat and position (face-up, A..6): a card lies there this day (public)"),
+            ("slot_this_turn", POSITIONS, "position of the card played this turn by the current player"),
+            ("henchmen_on_cards", P * POSITIONS * P,
+             "per relative seat, position and henchman owner (relative): henchman on that card"),
             ("henchmen", P * 4, "per relative seat: free, jailed, on cards, destroyed (/3)"),
             ("money", P, f"per relative seat: money / {MONEY_SCALE:g}"),
             ("reputation", P * self.rep_squares,
@@ -85,6 +87,9 @@ class ObservationLayout:
             ("marks_left", P * 3, "per relative seat: Marks left of type 2/3, 4/5, 6/7 (/3)"),
             ("safe_count", P, "per relative seat: Safes held / 3"),
             ("leader_used", 1, "own leader ability already used this turn"),
+            ("strategy", P * max(1, len(catalog.strategies)),
+             "per relative seat: chosen Strategy card one-hot (others' only once all are revealed)"),
+            ("strategy_used", 1, "own Strategy card already used this turn"),
             ("board_safes", A.LOCATIONS * A.BOARD_POSITIONS * SAFE_FEATURES,
              "per board position (location x 5): present, value one-hot 2..7 if this seat has seen "
              "it, Mark counts per (relative owner, face 2..7)"),
@@ -96,8 +101,8 @@ class ObservationLayout:
             ("sheets", P * A.SHEET_SIZE * g, f"per relative seat and sheet position: {granuja}"),
             ("discard_top", g, f"top of the Granuja discard pile: {granuja}"),
             ("piles", 3, "Granuja discard pile size / 20, Trait deck / 50, Occupation deck / 60"),
-            ("card_history", MAX_DAYS * P * SLOTS * (1 + CARDS),
-             "per day, relative seat, slot: declared (public) and value one-hot if known "
+            ("card_history", MAX_DAYS * P * POSITIONS * (1 + CARDS),
+             "per day, relative seat, position: declared (public) and value one-hot if known "
              "(own cards always; others' only when revealed by a challenge)"),
         ]
         self.pieces: list[Piece] = []
@@ -129,7 +134,7 @@ class ObservationLayout:
         base += len(self.occupation_ids)
         vec[base + self._trait_index[t.id]] = 1.0
         base += len(self.trait_ids)
-        for slot in t.slots:
+        for slot in trait_card.slots:
             vec[base + slot - 1] = 1.0
         base += SLOTS
         vec[base + TIMING_LIST.index(t.timing)] = 1.0
@@ -188,18 +193,25 @@ class ObservationLayout:
         me = game.players[seat]
         base = off["own_hand"]
         idx += [base + v for v in me.hand]
-        base = off["own_slots"] - CARDS
+        base = off["own_slots"]
         idx += [base + card.slot * CARDS + card.value for card in me.played]
         current_card = game.current_card()
         if current_card is not None:
-            idx.append(off["slot_this_turn"] + current_card.slot - 1)
+            idx.append(off["slot_this_turn"] + current_card.slot)
         if "leader" in game.used and game.current == seat:
             idx.append(off["leader_used"])
 
-        on_cards = [0] * n
-        occupied, hench = off["slot_occupied"] - 1, off["henchmen_on_cards"] - P
+        n_strategies = max(1, len(game.catalog.strategies))
         for player in game.players:
-            r6 = rel[player.seat] * SLOTS
+            if player.strategy >= 0 and (player.seat == seat or game.strategies_revealed):
+                idx.append(off["strategy"] + rel[player.seat] * n_strategies + player.strategy)
+        if ("strategy", seat) in game.used:
+            idx.append(off["strategy_used"])
+
+        on_cards = [0] * n
+        occupied, hench = off["slot_occupied"], off["henchmen_on_cards"]
+        for player in game.players:
+            r6 = rel[player.seat] * POSITIONS
             for card in player.played:
                 idx.append(occupied + r6 + card.slot)
                 for owner in card.henchmen:
@@ -259,10 +271,10 @@ class ObservationLayout:
         width = 1 + CARDS
         for day_index, by_seat in enumerate(game.played_log):
             for s, cards in enumerate(by_seat):
-                row = hist + ((day_index * P + rel[s]) * SLOTS - 1) * width
+                row = hist + (day_index * P + rel[s]) * POSITIONS * width
                 idx += [row + slot * width for slot, _ in cards]
         for day_index, s, slot, value in game.known_card_values(seat):
-            idx.append(hist + ((day_index * P + rel[s]) * SLOTS + slot - 1) * width + 1 + value)
+            idx.append(hist + ((day_index * P + rel[s]) * POSITIONS + slot) * width + 1 + value)
 
         obs = np.bincount(idx, minlength=self.size).astype(np.float32)
         obs[pos] = val

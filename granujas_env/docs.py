@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -57,7 +58,12 @@ def observation_markdown() -> str:
 
 
 def _effect_words(steps: tuple) -> str:
-    return "; ".join(VERB_SPECS[s.verb][3].format(amount=s.amount, option=s.option) for s in steps) or "-"
+    words = []
+    for step in steps:
+        template = VERB_SPECS[step.verb][3]
+        template = re.sub(r"\[(.*?)\]", r"\1" if step.amount else "", template)
+        words.append(template.format(amount=step.amount, option=step.option))
+    return "; ".join(words) or "-"
 
 
 def _copies(cards: list, fields: tuple[str, ...]) -> str:

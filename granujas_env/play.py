@@ -26,6 +26,8 @@ def narrate(game: Game, event: tuple) -> str | None:
     kind = event[0]
     if kind == "plan":
         _, _, seat, slot = event
+        if slot == 0:
+            return f"p{seat} plays the 0 face up (Honesto)"
         return f"p{seat} plays a card face down in slot {SLOT_NAMES[slot]}"
     if kind == "challenge":
         _, _, seat, target, slot = event

@@ -11,7 +11,7 @@ from .engine import actions as A
 from .engine.game import Game
 from .engine.state import Granuja
 
-SLOT_NAMES = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
+SLOT_NAMES = {0: "face-up", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 
 
 def granuja_name(game: Game, g: Granuja | None) -> str:
@@ -22,7 +22,7 @@ def granuja_name(game: Game, g: Granuja | None) -> str:
     trait = game.catalog.trait_cards[g.trait]
     t = trait.trait
     if t.timing == "slots":
-        when = "/".join(SLOT_NAMES[s] for s in sorted(t.slots))
+        when = "/".join(SLOT_NAMES[s] for s in sorted(trait.slots))
     elif t.timing == "response":
         when = "resp " + "/".join(sorted(t.arrows))
     else:
@@ -75,7 +75,8 @@ def render_text(game: Game, viewer: int | None = None) -> str:
         )
         cards = []
         for card in sorted(player.played, key=lambda c: c.slot):
-            value = A.CARD_NAMES[card.value] if seat == viewer or game.game_over else "?"
+            shown = seat == viewer or game.game_over or card.slot == 0
+            value = A.CARD_NAMES[card.value] if shown else "?"
             hench = f" h{','.join(map(str, card.henchmen))}" if card.henchmen else ""
             cards.append(f"{SLOT_NAMES[card.slot]}:{value}{hench}")
         lines.append(f"    played: {' '.join(cards) or '-'}")

@@ -39,7 +39,12 @@ def hide_shuffle(game: Game, seat: int, rng: random.Random) -> Game:
             continue
         # deal the opponent's hidden values anew between hand and face-down cards (cards of this
         # day are all face down; challenged ones are revealed only at the end of the day)
-        hidden_played = list(player.played)
+        # (except cards the observer saw: peeked at (Periodista) or played face up (Honesto))
+        day = len(other.played_log) - 1
+        seen = other.players[seat].peeked
+        hidden_played = [
+            c for c in player.played if c.slot != 0 and (day, player.seat, c.slot) not in seen
+        ]
         pool = player.hand + [c.value for c in hidden_played]
         rng.shuffle(pool)
         player.hand = sorted(pool[: len(player.hand)])
@@ -85,3 +90,23 @@ def test_visible_changes_change_observation(seed: int) -> None:
             )
             if sorted(own.players[seat].hand) != sorted(game.players[seat].hand):
                 assert not np.array_equal(base, LAYOUT.encode(own, seat))
+
+
+def test_rival_strategy_choice_hidden_until_all_have_chosen() -> None:
+    observations = []
+    for choice in (0, 1):
+        game = Game(GameConfig(num_players=3, strategy_cards=True), seed=4)
+        first = game.current_player
+        game.apply(game.legal_actions()[choice])  # the first player chooses in secret
+        observer = game.current_player
+        assert observer != first
+        observations.append(LAYOUT.encode(game, observer))
+    assert np.array_equal(*observations)
+    # once everyone has chosen, the cards are revealed
+    revealed = []
+    for choice in (0, 1):
+        game = Game(GameConfig(num_players=2, strategy_cards=True), seed=4)
+        game.apply(game.legal_actions()[choice])
+        game.apply(game.legal_actions()[0])
+        revealed.append(LAYOUT.encode(game, game.current_player))
+    assert not np.array_equal(*revealed)

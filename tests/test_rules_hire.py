@@ -171,7 +171,8 @@ def test_on_hire_granuja_resolves_and_goes_to_the_discard_pile(use: bool) -> Non
     money = game.players[0].money
     play(game, A.SALOON + 1)
     expect(game, "on_hire", 0, [A.PASS, A.CONFIRM])
-    assert game.limbo is charming
+    # already on the discard pile while its ability resolves (it never reaches the sheet)
+    assert game.discard == [charming] and game.limbo is None
     play(game, A.CONFIRM if use else A.PASS)
     assert game.players[0].money == money + (3 if use else 0)
     # never on the sheet (even a full one: no place / discard decision), always discarded

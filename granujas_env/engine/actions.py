@@ -36,6 +36,10 @@ BLOCKS: tuple[tuple[str, int, str], ...] = (
     ("mark_face", 6, "Mark face shown: 2, 3, 4, 5, 6, 7"),
     ("seat", MAX_PLAYERS, "player, relative seat (0 = self, 1 = next clockwise, ...)"),
     ("poker_target", MAX_PLAYERS * 6, "face-down poker card: relative seat * 6 + slot index (A..6)"),
+    ("discard_top", 1, "the Granuja on top of the discard pile"),
+    ("half", 2, "Granuja half: Occupation, Trait"),
+    ("face_up", 1, "Honesto: play the 0 face up beside the sheet instead of in a slot"),
+    ("strategy", 2, "Strategy card: choose the first / second of your leader's two (setup); use it (step 2: first id)"),
 )
 
 OFFSET: dict[str, int] = {}
@@ -63,6 +67,10 @@ LOCATION = OFFSET["location"]
 MARK_FACE = OFFSET["mark_face"] - 2  # MARK_FACE + face (2..7)
 SEAT = OFFSET["seat"]
 POKER_TARGET = OFFSET["poker_target"]
+DISCARD_TOP = OFFSET["discard_top"]
+HALF = OFFSET["half"]
+FACE_UP = OFFSET["face_up"]
+STRATEGY = OFFSET["strategy"]
 
 SELL_INFORMATION, PAY_BAIL, BRIBE_SHERIFF = range(SHERIFF_OPTION, SHERIFF_OPTION + 3)
 
@@ -89,6 +97,8 @@ def describe(action: int) -> str:
         return f"slot:{_SLOT_NAMES[index + 1]}"
     if name == "poker_target":
         return f"poker_target:seat+{index // 6}/{_SLOT_NAMES[index % 6 + 1]}"
+    if name == "half":
+        return f"half:{('Occupation', 'Trait')[index]}"
     if name == "mark_face":
         return f"mark_face:{index + 2}"
     if name == "swap":

@@ -92,6 +92,27 @@ class TraitCard:
     colour: str
     cost: int
     tech: int
+    slots: frozenset[int]  # poker-slot icons of this copy (copies of a Trait may differ)
+
+
+@dataclass(frozen=True)
+class StrategyCard:
+    """An optional-rule Strategy card: not a Granuja; used once per player's turn."""
+
+    index: int
+    id: str
+    name: str
+    gloss: str
+    leader: str
+    text: str
+    provenance: str
+    basis: str
+    timing: str  # "step2", "start_of_turn" or "on_hire" (a discount on the hire being made)
+    effect: tuple[Step, ...]
+    discount: int = 0  # on_hire: dollars off a Granuja hired from the rightmost Saloon space
+
+
+STRATEGY_TIMINGS = ("step2", "start_of_turn", "on_hire")
 
 
 @dataclass(frozen=True)
@@ -101,6 +122,24 @@ class Catalog:
     occupation_cards: tuple[OccupationCard, ...]
     trait_cards: tuple[TraitCard, ...]
     source: str
+    strategies: tuple[StrategyCard, ...] = ()
+
+    @property
+    def leaders(self) -> list[str]:
+        """Leaders in catalog order; seat i plays leader i (their Strategy cards differ)."""
+        out: list[str] = []
+        for card in self.strategies:
+            if card.leader not in out:
+                out.append(card.leader)
+        return out
+
+    def leader_strategies(self, leader: int) -> list[StrategyCard]:
+        """The Strategy cards of leader number ``leader``."""
+        name = self.leaders[leader]
+        return [c for c in self.strategies if c.leader == name]
+
+    def __deepcopy__(self, memo: dict) -> Catalog:
+        return self  # immutable
 
     def cards_of_colour(self, colour: str) -> list[int]:
         """Indices of the physical cards of one colour (Occupation or Trait colours)."""
@@ -235,6 +274,7 @@ def _parse_cards(
     colours: tuple[str, ...],
     fields: tuple[str, ...],
     problems: _Problems,
+    extra: tuple[str, ...] = (),
 ) -> list[dict[str, Any]]:
     if not isinstance(raw, list) or not raw:
         problems.add(where, "field 'cards' must be a non-empty list of {colour, count, ...}")
@@ -255,8 +295,9 @@ def _parse_cards(
                 problems.add(here, f"{key} must be a non-negative integer, got {value!r}")
                 ok = False
         for key in item:
-            if key not in ("colour", "count", *fields):
-                problems.add(here, f"unknown field {key!r} (allowed: colour, count, {', '.join(fields)})")
+            if key not in ("colour", "count", *fields, *extra):
+                allowed = ", ".join(("colour", "count", *fields, *extra))
+                problems.add(here, f"unknown field {key!r} (allowed: {allowed})")
         if ok:
             out.append(item)
     return out
@@ -270,8 +311,8 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
     if raw.get("format") != CATALOG_FORMAT:
         problems.add("format", f"must be {CATALOG_FORMAT}, got {raw.get('format')!r}")
     for key in raw:
-        if key not in ("format", "occupation", "trait"):
-            problems.add(key, "unknown top-level table (allowed: format, occupation, trait)")
+        if key not in ("format", "occupation", "trait", "strategy"):
+            problems.add(key, "unknown top-level table (allowed: format, occupation, trait, strategy)")
 
     occupations: dict[str, Occupation] = {}
     occ_cards: list[OccupationCard] = []
@@ -344,8 +385,6 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
         if not isinstance(slots, list) or any(s not in range(1, 7) for s in slots):
             problems.add(where, f"slots must be a list of slot numbers 1-6 (1 = A), got {slots!r}")
             slots = []
-        if timing == "slots" and not slots:
-            problems.add(where, "timing 'slots' needs a non-empty 'slots' list")
         arrows = row.get("arrows", [])
         if not isinstance(arrows, list) or any(a not in ARROWS for a in arrows):
             problems.add(where, f"arrows must be a list of {sorted(ARROWS)}, got {arrows!r}")
@@ -372,7 +411,15 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
             requires=_requirements(row, where, problems),
         )
         traits[tid] = trait
-        for item in _parse_cards(row.get("cards"), where, TRAIT_COLOURS, ("cost", "tech"), problems):
+        for item in _parse_cards(
+            row.get("cards"), where, TRAIT_COLOURS, ("cost", "tech"), problems, extra=("slots",)
+        ):
+            card_slots = item.get("slots", sorted(trait.slots))
+            if not isinstance(card_slots, list) or any(x not in range(1, 7) for x in card_slots):
+                problems.add(f"{where}.cards", f"slots must be slot numbers 1-6, got {card_slots!r}")
+                card_slots = []
+            if timing == "slots" and not card_slots:
+                problems.add(f"{where}.cards", "timing 'slots' needs slot icons (trait or card)")
             for _ in range(item["count"]):
                 trait_cards.append(
                     TraitCard(
@@ -381,14 +428,59 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
                         colour=item["colour"],
                         cost=item.get("cost", 0),
                         tech=item.get("tech", 0),
+                        slots=frozenset(card_slots),
                     )
                 )
     if not occ_cards:
         problems.add("occupation", "the catalog has no Occupation cards")
     if not trait_cards:
         problems.add("trait", "the catalog has no Trait cards")
+    strategies = _parse_strategies(raw.get("strategy", []), problems)
     problems.raise_if_any()
-    return Catalog(occupations, traits, tuple(occ_cards), tuple(trait_cards), str(path))
+    return Catalog(
+        occupations, traits, tuple(occ_cards), tuple(trait_cards), str(path), tuple(strategies)
+    )
+
+
+def _parse_strategies(rows: Any, problems: _Problems) -> list[StrategyCard]:
+    out: list[StrategyCard] = []
+    allowed = {"id", "name", "gloss", "leader", "text", "provenance", "basis", "timing", "effect",
+               "discount"}
+    for i, row in enumerate(rows):
+        where = f"strategy[{i}] {row.get('id', '?')!r}"
+        for key in row:
+            if key not in allowed:
+                problems.add(where, f"unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
+        timing = row.get("timing", "step2")
+        if timing not in STRATEGY_TIMINGS:
+            problems.add(where, f"timing {timing!r} not one of {', '.join(STRATEGY_TIMINGS)}")
+        if row.get("provenance") not in PROVENANCES:
+            problems.add(where, f"provenance {row.get('provenance')!r} not one of {sorted(PROVENANCES)}")
+        discount = row.get("discount", 0)
+        if not isinstance(discount, int) or discount < 0:
+            problems.add(where, f"discount must be a non-negative integer, got {discount!r}")
+            discount = 0
+        out.append(
+            StrategyCard(
+                index=len(out),
+                id=_text(row, "id", where, problems, True),
+                name=_text(row, "name", where, problems, True),
+                gloss=_text(row, "gloss", where, problems, False),
+                leader=_text(row, "leader", where, problems, True),
+                text=_text(row, "text", where, problems, True),
+                provenance=str(row.get("provenance")),
+                basis=_text(row, "basis", where, problems, False),
+                timing=str(timing),
+                effect=_parse_effect(row.get("effect", []), f"{where}.effect", problems),
+                discount=discount,
+            )
+        )
+    leaders: dict[str, int] = {}
+    for card in out:
+        leaders[card.leader] = leaders.get(card.leader, 0) + 1
+    if out and (len(leaders) != 4 or any(n != 2 for n in leaders.values())):
+        problems.add("strategy", f"need 2 Strategy cards for each of 4 leaders, got {leaders}")
+    return out
 
 
 def load_rules(path: Path | str | None = None) -> Rules:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from operator import index as as_index
 
 from . import actions as A
-from .data import Catalog, Rules, Step, load_catalog, load_rules
+from .data import Catalog, Rules, Step, StrategyCard, load_catalog, load_rules
 from .state import Frame, Granuja, PlayedCard, Player, Safe
 from .vocabulary import EVENT_TIMINGS
 
@@ -50,11 +50,6 @@ class GameConfig:
             )
         if not isinstance(self.strategy_cards, bool):
             raise ValueError(f"strategy_cards must be True or False, got {self.strategy_cards!r}")
-        if self.strategy_cards:
-            raise ValueError(
-                "strategy_cards=True is not available yet: the Strategy cards come with the "
-                "complete card catalog (issue #3); use strategy_cards=False"
-            )
 
 
 _DEFAULT_DATA: tuple[Rules, Catalog] | None = None
@@ -91,6 +86,12 @@ DECISION_KINDS: dict[str, str] = {
     "abandon": "over the Safe limit: choose the held Safe to abandon (held_safe)",
     "unused_location": "choose the location whose unused Safe you peek at (location)",
     "first_player": "highest reputation: choose who plays the first turn of the new day (seat)",
+    "another_target": "use another Granuja: choose it (sheet / saloon / discard_top)",
+    "hire_target": "an ability hires from the Saloon: choose the Granuja (saloon)",
+    "swap_first": "swap halves: choose which of your other Granujas gives a half (sheet)",
+    "swap_half": "swap halves: the Occupation or the Trait (half)",
+    "swap_second": "swap halves: choose the Granuja to swap with (sheet / saloon)",
+    "choose_strategy": "setup (Strategy cards rule): choose one of your leader's two cards, in secret (strategy)",
 }
 
 # Decisions answered automatically when the only legal action is to pass: asking would add a step
@@ -207,6 +208,14 @@ class Game:
         self.scores: list[int] | None = None
         self.winner: int | None = None
         self.stack: list[Frame] = [Frame("game")]
+        self.strategies_revealed = not self.config.strategy_cards
+        if self.config.strategy_cards:
+            if not self.catalog.strategies:
+                raise ValueError("strategy_cards=True needs a catalog with Strategy cards")
+            # chosen secretly, in turn order; revealed together once all have chosen
+            self._push("strategy_reveal")
+            for k in reversed(range(n)):
+                self._push("choose_strategy", (self.first_player + k) % n)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -264,7 +273,14 @@ class Game:
             for slot, value in by_seat[seat]
         ]
         out += [r for r in self.reveals if r[1] != seat]
-        return out
+        out += [
+            (day, s, slot, value)
+            for day, s, slot in sorted(self.players[seat].peeked)
+            if s != seat
+            for played_slot, value in self.played_log[day][s]
+            if played_slot == slot
+        ]
+        return sorted(set(out))
 
     def returns(self) -> list[float]:
         """Terminal rewards: +1 to the winner, -1/(N-1) to the others (zeros before the end)."""
@@ -355,6 +371,11 @@ class Game:
             frame.data["stage"] = "after_step3"
             self._push("hire", p)
         elif stage == "after_step3":
+            # «Después del paso 3» Granujas (Egoísta) come first; the window after them is the
+            # rivals' last chance to challenge.
+            frame.data["stage"] = "last_window"
+            self._emit(p, "step3")
+        elif stage == "last_window":
             frame.data["stage"] = "end"
             self._push_window(p)
         else:  # end
@@ -387,7 +408,8 @@ class Game:
         self._push("window", p, queue=queue)
 
     def _may_challenge(self, seat: int, card: PlayedCard) -> bool:
-        return self.players[seat].free_henchmen > 0 and seat not in card.henchmen
+        # a face-up card (slot 0, Honesto) cannot be challenged
+        return card.slot > 0 and self.players[seat].free_henchmen > 0 and seat not in card.henchmen
 
     def _run_window(self, frame: Frame) -> None:
         card = self.current_card()
@@ -419,17 +441,35 @@ class Game:
         self._push("plan_slot", frame.player, card=action - A.CARD)
 
     def _legal_plan_slot(self, frame: Frame) -> list[int]:
-        taken = {c.slot for c in self.players[frame.player].played}
-        return [A.SLOT + s for s in self.rules.slots if s not in taken]
+        p = frame.player
+        taken = {c.slot for c in self.players[p].played}
+        out = [A.SLOT + s for s in self.rules.slots if s not in taken]
+        if frame.data["card"] == 0 and self._honest(p) is not None:
+            out.append(A.FACE_UP)
+        return out
+
+    def _honest(self, p: int) -> int | None:
+        """Sheet position of a usable Honesto-like Granuja (play the 0 face up), if any."""
+        for i, g in enumerate(self.players[p].sheet):
+            if self._usable(p, g, "zero_face_up"):
+                return i
+        return None
 
     def _answer_plan_slot(self, frame: Frame, action: int) -> None:
-        p, value, slot = frame.player, frame.data["card"], action - A.SLOT
+        p, value = frame.player, frame.data["card"]
+        slot = 0 if action == A.FACE_UP else action - A.SLOT  # slot 0: face up beside the sheet
+        if slot == 0:
+            pos = self._honest(p)
+            assert pos is not None
+            self._push_use(p, pos, via="timing")
         player = self.players[p]
         player.hand.remove(value)
         player.played.append(PlayedCard(value=value, slot=slot, turn=self.turn))
         self._turn_frame().data["slot"] = slot
         self.played_log[-1][p].append((slot, value))
         self.history.append(("plan", self.day, p, slot))
+        if slot == 0:  # face up: its value is public
+            self.reveals.append((self.day - 1, p, 0, value))
 
     # ------------------------------------------------------------------ step 2: abilities
     def _granuja_program(self, g: Granuja) -> tuple[tuple[Step, ...], bool]:
@@ -465,8 +505,9 @@ class Game:
     def _usable(self, seat: int, g: Granuja | None, timing: str, slot: int = 0) -> bool:
         if g is None or g.uid in self.used:
             return False
-        trait = self.catalog.trait_cards[g.trait].trait
-        if trait.timing != timing or (timing == "slots" and slot not in trait.slots):
+        card = self.catalog.trait_cards[g.trait]
+        trait = card.trait
+        if trait.timing != timing or (timing == "slots" and slot not in card.slots):
             return False
         # the +1 $ icon pays out before the ability when a poker card activates it
         bonus = 1 if timing == "slots" and "extra_money" in trait.modifiers else 0
@@ -479,11 +520,32 @@ class Game:
         usable = [
             A.SHEET + i for i, g in enumerate(sheet) if self._usable(frame.player, g, "start_of_turn")
         ]
+        if self._strategy_usable(frame.player, "start_of_turn"):
+            usable.append(A.STRATEGY)
         return [A.PASS, *usable]
+
+    def _strategy_usable(self, p: int, timing: str) -> bool:
+        card = self.strategy_of(p)
+        return (
+            card is not None
+            and card.timing == timing
+            and ("strategy", p) not in self.used
+            and self._can_pay(p, card.effect)
+        )
+
+    def _use_strategy(self, p: int) -> None:
+        """Strategy cards are not Granujas: no modifiers, no responses, no Granuja money events."""
+        card = self.strategy_of(p)
+        assert card is not None
+        self.used.add(("strategy", p))
+        self.history.append(("strategy", self.day, p, card.index))
+        self._push("effect", p, steps=card.effect, pc=0, safe=-1, granuja=-1)
 
     def _answer_start_ability(self, frame: Frame, action: int) -> None:
         if action == A.PASS:
             self._turn_frame().data["stage"] = "plan"
+        elif action == A.STRATEGY:
+            self._use_strategy(frame.player)
         else:
             self._push_use(frame.player, action - A.SHEET, via="timing")
 
@@ -495,15 +557,19 @@ class Game:
         for i, g in enumerate(self.players[p].sheet):
             if self._usable(p, g, "slots", slot):
                 out.append(A.SHEET + i)
+        if self._strategy_usable(p, "step2"):
+            out.append(A.STRATEGY)
         return out
 
     def _answer_ability(self, frame: Frame, action: int) -> None:
         p = frame.player
         if action == A.PASS:
             self._turn_frame().data["stage"] = "after_abilities"
+        elif action == A.STRATEGY:
+            self._use_strategy(p)
         elif action == A.LEADER:
             self.used.add("leader")
-            self._push("effect", p, steps=self.rules.leader[frame.data["slot"]], pc=0, safe=-1)
+            self._push("effect", p, steps=self.rules.leader[frame.data["slot"]], pc=0, safe=-1, granuja=-1)
         else:
             self._push_use(p, action - A.SHEET, via="slot")
 
@@ -523,12 +589,13 @@ class Game:
             trait = self.catalog.trait_cards[g.trait].trait
             steps, discard = self._granuja_program(g)
             data["discard"] = discard
-            by_poker = data["via"] == "slot"  # modifier icons act only when a poker card activates
-            data["twice"] = by_poker and "use_twice" in trait.modifiers
-            if by_poker and "extra_money" in trait.modifiers:
+            # Modifier icons act when the Granuja is used by its own timing, never through another.
+            own_timing = data["via"] != "another"
+            data["twice"] = own_timing and "use_twice" in trait.modifiers
+            if own_timing and "extra_money" in trait.modifiers:
                 self.players[p].money += 1
             data["stage"] = "first_done"
-            self._push("effect", p, steps=steps, pc=0, safe=-1)
+            self._push("effect", p, steps=steps, pc=0, safe=-1, granuja=g.uid)
         elif stage == "first_done":
             data["stage"] = "effects_done"
             # The second use follows the new state (e.g. a swapped Occupation) and must be payable.
@@ -537,13 +604,17 @@ class Game:
         elif stage == "second":
             data["stage"] = "effects_done"
             assert g is not None
-            self._push("effect", p, steps=self._granuja_program(g)[0], pc=0, safe=-1)
+            self._push("effect", p, steps=self._granuja_program(g)[0], pc=0, safe=-1, granuja=g.uid)
         elif stage == "effects_done":
             data["stage"] = "end"
-            if data["discard"] and g is not None:
-                self._discard_from_sheet(p, g)
-            if data["via"] != "hired":
-                self._push("response", p, pos=data["pos"])
+            pos = data["pos"]
+            on_sheet = pos >= 0 and self.players[p].sheet[pos] is g
+            if data["discard"] and g is not None and data["via"] != "hired":
+                self._discard_used(p, g)
+            # Responses follow a Granuja of the sheet that was really used; not one replaced on
+            # the sheet by a hire during its own ability (Matasanos ruling).
+            if pos >= 0 and (on_sheet or data["discard"]):
+                self._push("response", p, pos=pos)
         else:
             self.stack.pop()
 
@@ -555,20 +626,36 @@ class Game:
             self.stack[-1].data["stage"] = "second"
 
     def _find_granuja(self, p: int, uid: int) -> Granuja | None:
+        """A Granuja p may be using: on p's sheet, just hired, in the Saloon or the discard pile."""
         for g in self.players[p].sheet:
             if g is not None and g.uid == uid:
                 return g
         if self.limbo is not None and self.limbo.uid == uid:
             return self.limbo
+        for g in self.saloon:
+            if g is not None and g.uid == uid:
+                return g
+        for g in self.discard:
+            if g.uid == uid:
+                return g
         return None
 
-    def _discard_from_sheet(self, p: int, g: Granuja) -> None:
+    def _discard_used(self, p: int, g: Granuja) -> None:
+        """Discard a Granuja whose ability discards itself, from wherever it was used."""
         sheet = self.players[p].sheet
         for i, other in enumerate(sheet):
             if other is g:
                 sheet[i] = None
                 self.discard.append(g)
                 return
+        for i, other in enumerate(self.saloon):
+            if other is g:  # Posadero/a: discarded the usual way, then the Saloon refills
+                self.discard.append(g)
+                self._refill_saloon(i)
+                return
+        if g in self.discard:  # Sepulturero/a: back under the discard pile
+            self.discard.remove(g)
+            self.discard.insert(0, g)
 
     def _legal_response(self, frame: Frame) -> list[int]:
         p, pos = frame.player, frame.data["pos"]
@@ -626,6 +713,12 @@ class Game:
 
     def _verb_gain_money(self, frame: Frame, step: Step) -> None:
         self.players[frame.player].money += step.amount
+        self.money_from_granuja(frame)
+
+    def money_from_granuja(self, frame: Frame) -> None:
+        """Emit the Codicioso event when the running effect is a Granuja's (not leader/Sheriff)."""
+        if frame.kind == "effect" and frame.data.get("granuja", -1) >= 0:
+            self._emit(frame.player, "money_from_granuja")
 
     def _verb_spend_money(self, frame: Frame, step: Step) -> None:
         player = self.players[frame.player]
@@ -664,7 +757,11 @@ class Game:
             self._push("peek_target", frame.player)
 
     def _verb_steal_safe(self, frame: Frame, step: Step) -> None:
-        if self._board_safes():
+        if step.option == "unused":  # Inventor/a
+            from .verbs_extra import steal_unused_safe  # verbs_extra imports this module
+
+            steal_unused_safe(self, frame, step)
+        elif self._board_safes():
             self._push("steal_target", frame.player)
 
     def _legal_board_target(self, frame: Frame) -> list[int]:
@@ -770,6 +867,8 @@ class Game:
                     break
         self.safes[sid].marks.append((p, face))
         self.players[p].known_safes.add(sid)
+        if face not in self.rules.locations[self.safes[sid].location].values:
+            self._emit(p, "mark_impossible")
         self.history.append(("mark", self.day, p, sid, face))
         self._emit(p, "mark")
 
@@ -783,22 +882,33 @@ class Game:
     def _answer_unused_location(self, frame: Frame, action: int) -> None:
         pile = self.unused[action - A.LOCATION]
         self.players[frame.player].known_safes.add(pile[-1])  # the top of that location's pile
+        self._emit(frame.player, "peek")
 
     def _verb_sheriff_option(self, frame: Frame, step: Step) -> None:
         self._push("sheriff_option", frame.player)
 
     # ------------------------------------------------------------------ step 3: hire / sheriff
-    def hire_cost(self, g: Granuja) -> int:
-        """Dollar icons of the Trait not covered by the Occupation's bullet holes."""
+    def hire_cost(self, g: Granuja, seat: int | None = None) -> int:
+        """Dollar icons of the Trait not covered by the Occupation's bullet holes; for ``seat``,
+        less its Strategy card's discount on the rightmost Saloon Granuja."""
         cost = self.catalog.trait_cards[g.trait].cost
-        return max(0, cost - self.catalog.occupation_cards[g.occ].bullet_holes)
+        cost = max(0, cost - self.catalog.occupation_cards[g.occ].bullet_holes)
+        card = self.strategy_of(seat) if seat is not None else None
+        if card is not None and card.timing == "on_hire" and g is self.saloon[-1]:
+            cost = max(0, cost - card.discount)
+        return cost
+
+    def strategy_of(self, seat: int) -> StrategyCard | None:
+        """The Strategy card a seat chose (optional rule), if any."""
+        index = self.players[seat].strategy
+        return self.catalog.strategies[index] if index >= 0 else None
 
     def _legal_hire(self, frame: Frame) -> list[int]:
         money = self.players[frame.player].money
         out = [
             A.SALOON + i
             for i, g in enumerate(self.saloon)
-            if g is not None and self.hire_cost(g) <= money
+            if g is not None and self.hire_cost(g, frame.player) <= money
         ]
         out.append(A.SHERIFF)
         return out
@@ -815,15 +925,144 @@ class Game:
         k = action - A.SALOON
         g = self.saloon[k]
         assert g is not None
-        self.players[p].money -= self.hire_cost(g)
-        self._refill_saloon(k)
-        self.history.append(("hire", self.day, p, g.occ, g.trait))
-        self.limbo = g
-        if self.catalog.trait_cards[g.trait].trait.timing == "on_hire":
-            self._push("hired_on_hire", p)
-            self._push("on_hire", p)
+        self._hire(p, g)
+
+    def _hire(self, p: int, g: Granuja) -> None:
+        """Hire ``g`` from the Saloon or the top of the discard pile, paying its cost; then place
+        it (or resolve its «Al contratar» ability and discard it) and rearrange."""
+        self.players[p].money -= self.hire_cost(g, p)
+        if g in self.saloon:
+            self._refill_saloon(self.saloon.index(g))
         else:
+            self.discard.remove(g)
+        self.history.append(("hire", self.day, p, g.occ, g.trait))
+        self._emit(p, "hire")
+        if self.catalog.trait_cards[g.trait].trait.timing == "on_hire":
+            self.discard.append(g)
+            self._push("on_hire", p, uid=g.uid)
+        else:
+            self.limbo = g
             self._push("place", p)
+
+    # ------------------------------------------------------------------ other Granujas
+    def _usable_via_another(self, p: int, g: Granuja | None) -> bool:
+        """Used through another Granuja: timing ignored; not used yet; costs and requirements hold."""
+        if g is None or g.uid in self.used:
+            return False
+        return self._can_pay(p, self._granuja_program(g)[0]) and self._requirements_met(p, g)
+
+    def _verb_use_another(self, frame: Frame, step: Step) -> None:
+        if self._legal_another_target(Frame("another_target", frame.player, source=step.option)):
+            self._push("another_target", frame.player, source=step.option)
+
+    def _legal_another_target(self, frame: Frame) -> list[int]:
+        p, source = frame.player, frame.data["source"]
+        if source == "sheet":
+            sheet = self.players[p].sheet
+            return [A.SHEET + i for i, g in enumerate(sheet) if self._usable_via_another(p, g)]
+        if source == "saloon":
+            return [A.SALOON + i for i, g in enumerate(self.saloon) if self._usable_via_another(p, g)]
+        if not self.discard:
+            return []
+        top = self.discard[-1]
+        occ = self.catalog.occupation_cards[top.occ].occupation
+        if any(s.verb == "use_another" and s.option == "discard_top" for s in occ.effect):
+            return []  # a Sepulturero/a on top of the pile has no effect
+        return [A.DISCARD_TOP] if self._usable_via_another(p, top) else []
+
+    def _answer_another_target(self, frame: Frame, action: int) -> None:
+        p = frame.player
+        if A.SHEET <= action < A.SHEET + A.SHEET_SIZE:
+            self._push_use(p, action - A.SHEET, via="another")
+            return
+        g = self.saloon[action - A.SALOON] if action != A.DISCARD_TOP else self.discard[-1]
+        assert g is not None
+        self._push("use", p, uid=g.uid, pos=-1, via="another", stage="begin")
+
+    def _verb_hire(self, frame: Frame, step: Step) -> None:
+        p = frame.player
+        if step.option == "discard_top":
+            if self.discard and self.hire_cost(self.discard[-1], p) <= self.players[p].money:
+                self._hire(p, self.discard[-1])
+        elif self._legal_hire_target(frame):
+            self._push("hire_target", p)
+
+    def _legal_hire_target(self, frame: Frame) -> list[int]:
+        return [a for a in self._legal_hire(frame) if a != A.SHERIFF]
+
+    def _answer_hire_target(self, frame: Frame, action: int) -> None:
+        g = self.saloon[action - A.SALOON]
+        assert g is not None
+        self._hire(frame.player, g)
+
+    def _verb_swap_halves(self, frame: Frame, step: Step) -> None:
+        p, me = frame.player, frame.data.get("granuja", -1)
+        if step.option == "occupation":  # As del disfraz: this Granuja's Occupation
+            context = Frame("swap_second", p, first=me, half=0, exclude=me)
+            if self._legal_swap_second(context):
+                self._push("swap_second", p, first=me, half=0, exclude=me)
+        elif step.option == "trait_with_saloon":  # Transformar aliados: own Trait <-> Saloon Trait
+            context = Frame("swap_first", p, exclude=me, half=1)
+            if any(self.saloon) and self._legal_swap_first(context):
+                self._push("swap_first", p, exclude=me, half=1)
+        else:  # Sastre: one of your other Granujas, either half
+            if self._legal_swap_first(Frame("swap_first", p, exclude=me)):
+                self._push("swap_first", p, exclude=me)
+
+    def _legal_swap_first(self, frame: Frame) -> list[int]:
+        sheet = self.players[frame.player].sheet
+        exclude = frame.data["exclude"]
+        others = sum(1 for g in sheet if g is not None) + sum(1 for g in self.saloon if g is not None)
+        if "half" not in frame.data and others < 3:  # Sastre: itself, a partner and a third one
+            return []
+        return [A.SHEET + i for i, g in enumerate(sheet) if g is not None and g.uid != exclude]
+
+    def _answer_swap_first(self, frame: Frame, action: int) -> None:
+        g = self.players[frame.player].sheet[action - A.SHEET]
+        assert g is not None
+        if "half" in frame.data:  # the half is fixed: the other Granuja comes from the Saloon
+            self._push("swap_second", frame.player, first=g.uid, half=frame.data["half"],
+                       exclude=-1, saloon_only=True)
+        else:
+            self._push("swap_half", frame.player, first=g.uid, exclude=frame.data["exclude"])
+
+    def _legal_swap_half(self, frame: Frame) -> list[int]:
+        return [A.HALF, A.HALF + 1]
+
+    def _answer_swap_half(self, frame: Frame, action: int) -> None:
+        data = frame.data
+        self._push("swap_second", frame.player, first=data["first"], half=action - A.HALF,
+                   exclude=data["exclude"])
+
+    def _legal_swap_second(self, frame: Frame) -> list[int]:
+        first, exclude = frame.data["first"], frame.data["exclude"]
+        sheet = self.players[frame.player].sheet
+        out = []
+        if not frame.data.get("saloon_only"):
+            out += [
+                A.SHEET + i
+                for i, g in enumerate(sheet)
+                if g is not None and g.uid not in (first, exclude)
+            ]
+        out += [A.SALOON + i for i, g in enumerate(self.saloon) if g is not None]
+        return out
+
+    def _answer_swap_second(self, frame: Frame, action: int) -> None:
+        p = frame.player
+        a = self._find_granuja(p, frame.data["first"])
+        if A.SHEET <= action < A.SHEET + A.SHEET_SIZE:
+            b = self.players[p].sheet[action - A.SHEET]
+        else:
+            b = self.saloon[action - A.SALOON]
+        assert a is not None and b is not None
+        if frame.data["half"] == 0:
+            a.occ, b.occ = b.occ, a.occ
+        else:
+            a.trait, b.trait = b.trait, a.trait
+        # A Granuja part of which was used this turn counts as used, whichever half moved.
+        if a.uid in self.used or b.uid in self.used:
+            self.used.update((a.uid, b.uid))
+        self.history.append(("swap", self.day, p, frame.data["half"]))
 
     def _refill_saloon(self, removed: int | None) -> None:
         """Remove the Granuja at ``removed`` (None: nothing), shift the rest right and add a new
@@ -838,24 +1077,18 @@ class Game:
             self.next_uid += 1
 
     def _legal_on_hire(self, frame: Frame) -> list[int]:
-        g = self.limbo
+        g = self._find_granuja(frame.player, frame.data["uid"])
         assert g is not None
-        payable = self._can_pay(frame.player, self._granuja_program(g)[0])
+        payable = self._can_pay(frame.player, self._granuja_program(g)[0]) and self._requirements_met(
+            frame.player, g
+        )
         return [A.PASS, A.CONFIRM] if payable else [A.PASS]
 
     def _answer_on_hire(self, frame: Frame, action: int) -> None:
-        if action == A.CONFIRM:
-            g = self.limbo
-            assert g is not None
-            self._push("use", frame.player, uid=g.uid, pos=-1, via="hired", stage="begin")
-
-    def _run_hired_on_hire(self, frame: Frame) -> None:
-        # «Al contratar» Granujas never reach the sheet: discarded whether used or not.
-        assert self.limbo is not None
-        self.discard.append(self.limbo)
-        self.limbo = None
-        self.stack.pop()
+        # «Al contratar» Granujas never reach the sheet: already on the discard pile, used or not
         self._push("rearrange", frame.player, swaps=0)
+        if action == A.CONFIRM:
+            self._push("use", frame.player, uid=frame.data["uid"], pos=-1, via="hired", stage="begin")
 
     def _legal_place(self, frame: Frame) -> list[int]:
         sheet = self.players[frame.player].sheet
@@ -962,6 +1195,9 @@ class Game:
                     player.hand.append(player.deck.pop())
                 player.hand.sort()
             frame.data["stage"] = "next_day"
+            # «Al final del día» Granujas, the last-turn player's first (they choose the order)
+            for k in range(self.num_players):
+                self._emit((self.last_turn_player + k) % self.num_players, "end_of_day")
             best = max(pl.reputation for pl in self.players)
             leaders = [pl.seat for pl in self.players if pl.reputation == best]
             self.first_player = (self.last_turn_player + 1) % self.num_players
@@ -1000,6 +1236,26 @@ class Game:
 
     def _answer_first_player(self, frame: Frame, action: int) -> None:
         self.first_player = (frame.player + action - A.SEAT) % self.num_players
+
+    # ------------------------------------------------------------------ Strategy cards
+    def _legal_choose_strategy(self, frame: Frame) -> list[int]:
+        return [A.STRATEGY, A.STRATEGY + 1]
+
+    def _answer_choose_strategy(self, frame: Frame, action: int) -> None:
+        leader = frame.player % len(self.catalog.leaders)
+        card = self.catalog.leader_strategies(leader)[action - A.STRATEGY]
+        self.players[frame.player].strategy = card.index
+
+    def _run_strategy_reveal(self, frame: Frame) -> None:
+        self.strategies_revealed = True
+        self.history.append(("strategies", tuple(p.strategy for p in self.players)))
+        self.stack.pop()
+
+    def _verb_free_own_henchman(self, frame: Frame, step: Step) -> None:
+        player = self.players[frame.player]
+        freed = min(step.amount, player.jailed_henchmen)
+        player.jailed_henchmen -= freed
+        player.free_henchmen += freed
 
     # ------------------------------------------------------------------ scoring
     def score_breakdown(self, seat: int) -> dict[str, int]:
@@ -1040,8 +1296,8 @@ _RUN: dict[str, Callable[[Game, Frame], None]] = {
     "use": Game._run_use,
     "effect": Game._run_effect,
     "triggers": Game._run_triggers,
-    "hired_on_hire": Game._run_hired_on_hire,
     "day_end": Game._run_day_end,
+    "strategy_reveal": Game._run_strategy_reveal,
 }
 # Continuations at which queued timing events are offered: never in the middle of an ability.
 _SAFE_POINTS = frozenset({"game", "turn", "window", "day_end"})
@@ -1069,6 +1325,12 @@ _LEGAL: dict[str, Callable[[Game, Frame], list[int]]] = {
     "abandon": Game._legal_abandon,
     "unused_location": Game._legal_unused_location,
     "first_player": Game._legal_first_player,
+    "another_target": Game._legal_another_target,
+    "hire_target": Game._legal_hire_target,
+    "swap_first": Game._legal_swap_first,
+    "swap_half": Game._legal_swap_half,
+    "swap_second": Game._legal_swap_second,
+    "choose_strategy": Game._legal_choose_strategy,
 }
 _ANSWER: dict[str, Callable[[Game, Frame, int], None]] = {
     "start_ability": Game._answer_start_ability,
@@ -1092,6 +1354,12 @@ _ANSWER: dict[str, Callable[[Game, Frame, int], None]] = {
     "abandon": Game._answer_abandon,
     "unused_location": Game._answer_unused_location,
     "first_player": Game._answer_first_player,
+    "another_target": Game._answer_another_target,
+    "hire_target": Game._answer_hire_target,
+    "swap_first": Game._answer_swap_first,
+    "swap_half": Game._answer_swap_half,
+    "swap_second": Game._answer_swap_second,
+    "choose_strategy": Game._answer_choose_strategy,
 }
 _VERBS: dict[str, Callable[[Game, Frame, Step], None]] = {
     "gain_money": Game._verb_gain_money,
@@ -1103,6 +1371,10 @@ _VERBS: dict[str, Callable[[Game, Frame, Step], None]] = {
     "steal_safe": Game._verb_steal_safe,
     "peek_unused_safe": Game._verb_peek_unused_safe,
     "sheriff_option": Game._verb_sheriff_option,
+    "use_another": Game._verb_use_another,
+    "hire": Game._verb_hire,
+    "swap_halves": Game._verb_swap_halves,
+    "free_own_henchman": Game._verb_free_own_henchman,
 }
 assert set(_LEGAL) == set(_ANSWER) == set(DECISION_KINDS)
 
@@ -1140,6 +1412,7 @@ def register_continuation(kind: str, run: Callable[[Game, Frame], None]) -> None
 
 
 REQUIREMENT_CHECKS: dict[str, Callable[[Game, int], bool]] = {
+    "henchman_in_jail": lambda game, seat: any(p.jailed_henchmen for p in game.players),
     "money_zero": lambda game, seat: game.players[seat].money == 0,
     "rival_has_more_safes": lambda game, seat: any(
         len(p.safes) > len(game.players[seat].safes) for p in game.players if p.seat != seat

@@ -49,6 +49,8 @@ class Player:
     destroyed_henchmen: int = 0
     safes: list[int] = field(default_factory=list)  # held Safe ids, in the order taken
     known_safes: set[int] = field(default_factory=set)  # Safe ids whose value this player saw
+    peeked: set[tuple[int, int, int]] = field(default_factory=set)  # (day index, seat, slot) seen
+    strategy: int = -1  # index of the chosen Strategy card (optional rule), -1 if none
 
     def card_in_slot(self, slot: int) -> PlayedCard | None:
         for card in self.played:

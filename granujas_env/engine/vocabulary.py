@@ -9,7 +9,8 @@ are given per verb); both are stored on :class:`~granujas_env.engine.data.Step`.
 
 from __future__ import annotations
 
-# verb -> (needs amount?, option name or None, allowed option values, plain-words template)
+# verb -> (needs amount?, option name or None, allowed option values, plain-words template; a
+# [bracketed] part of the template is shown only when the amount is not 0)
 VERB_SPECS: dict[str, tuple[bool, str | None, tuple[str, ...], str]] = {
     "gain_money": (True, None, (), "gain {amount} $"),
     "gain_money_per_card_played": (True, None, (), "gain {amount} $ per poker card played this day"),
@@ -24,8 +25,8 @@ VERB_SPECS: dict[str, tuple[bool, str | None, tuple[str, ...], str]] = {
     "peek_unused_safe": (False, None, (), "peek at an unused Safe (no mark)"),
     "jail_own_henchman": (True, None, (), "put {amount} of your henchmen in jail"),
     "jail_rival_henchman": (
-        True, None, (), "put a rival's free henchman in jail (its owner may first challenge); "
-        "if done, gain {amount} $",
+        True, None, (), "put a rival's free henchman in jail (its owner may first challenge)"
+        "[; if done, gain {amount} $]",
     ),
     "rivals_jail_or_lose_reputation": (
         False, None, (), "each rival puts a henchman in jail or loses 1 reputation",
@@ -45,8 +46,10 @@ VERB_SPECS: dict[str, tuple[bool, str | None, tuple[str, ...], str]] = {
     "use_another": (False, "source", ("sheet", "saloon", "discard_top"), "use another Granuja ({option})"),
     "hire": (False, "source", ("saloon", "discard_top"), "hire a Granuja ({option}), paying its cost"),
     "swap_halves": (
-        False, "half", ("occupation", "either"), "swap a half ({option}) between two Granujas",
+        False, "half", ("occupation", "either", "trait_with_saloon"),
+        "swap a half ({option}) between two Granujas",
     ),
+    "free_own_henchman": (True, None, (), "free {amount} of your jailed henchmen"),
     "discard_self": (False, None, (), "discard this Granuja"),
     "sheriff_option": (False, None, (), "use a Sheriff's Office option (no Saloon discard)"),
 }
@@ -58,6 +61,7 @@ COST_VERBS = frozenset({"spend_money", "jail_own_henchman", "lose_reputation"})
 
 # Conditions an Occupation or Trait may require before it can be used.
 REQUIREMENTS = {
+    "henchman_in_jail": "a player has a henchman in jail",
     "money_zero": "you have 0 $",
     "rival_has_more_safes": "a rival holds more Safes than you",
 }
@@ -87,6 +91,8 @@ EVENT_TIMINGS = {
     "mark_impossible": "after_mark_impossible",
     "hire": "after_hire",
     "money_from_granuja": "after_money_from_granuja",
+    "step3": "after_step3",
+    "end_of_day": "end_of_day",
 }
 ARROWS = frozenset({"left", "right"})
 MODIFIERS = frozenset({"extra_money", "use_twice"})
