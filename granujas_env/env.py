@@ -8,6 +8,7 @@ with the mask all zeros for every agent that is not acting.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from pettingzoo.utils import wrappers
 
 from .codecs import ObservationLayout
 from .engine import actions as A
+from .engine.data import load_catalog
 from .engine.game import Game, GameConfig, default_data
 from .render import render_text
 
@@ -43,6 +45,8 @@ class raw_env(AECEnv, EzPickle):
         strategy_cards: the optional Strategy cards rule.
         render_mode: None, "human" (prints) or "ansi" (returns the text).
         reward: "win" (+1 winner, -1/(N-1) others) or "score" (normalised score margin).
+        catalog: path of a card catalog file (docs/catalog_format.md), e.g. the printed cards of
+            your own copy of the game; default: the shipped catalog.
     """
 
     metadata = {
@@ -59,8 +63,9 @@ class raw_env(AECEnv, EzPickle):
         strategy_cards: bool = False,
         render_mode: str | None = None,
         reward: str = "win",
+        catalog: str | Path | None = None,
     ) -> None:
-        EzPickle.__init__(self, num_players, game_length, strategy_cards, render_mode, reward)
+        EzPickle.__init__(self, num_players, game_length, strategy_cards, render_mode, reward, catalog)
         super().__init__()
         self.config = GameConfig(num_players, game_length, strategy_cards)
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -69,8 +74,11 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
         self.render_mode = render_mode
         self.reward_mode = reward
-        rules, catalog = default_data()
-        self.layout = ObservationLayout(catalog, rules)
+        rules, default_catalog = default_data()
+        self.catalog = default_catalog if catalog is None else load_catalog(catalog)
+        if strategy_cards and not self.catalog.strategies:
+            raise ValueError(f"strategy_cards=True needs Strategy cards; {catalog} has none")
+        self.layout = ObservationLayout(self.catalog, rules)
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
@@ -97,7 +105,7 @@ class raw_env(AECEnv, EzPickle):
             game_seed = seed
         else:
             game_seed = self._seeds.getrandbits(63)
-        self.game = Game(self.config, game_seed)
+        self.game = Game(self.config, game_seed, catalog=self.catalog)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
