@@ -52,6 +52,26 @@ def narrate(game: Game, event: tuple) -> str | None:
         return f"    p{event[2]} marks a Safe with a {event[4]}"
     if kind == "bail":
         return f"    p{event[2]} frees a henchman of p{event[3]}"
+    simple = {
+        "steal_money": lambda e: f"    p{e[2]} takes {e[4]} $ from p{e[3]}",
+        "jail": lambda e: f"    a henchman of p{e[2]} goes to jail",
+        "free": lambda e: f"    p{e[2]} frees a henchman of p{e[3]}",
+        "place_henchman": lambda e: f"    p{e[2]} puts p{e[3]}'s henchman on p{e[4]}'s slot {SLOT_NAMES[e[5]]}",
+        "destroy": lambda e: f"    p{e[2]} destroys the henchmen on its slot {SLOT_NAMES[e[3]]}",
+        "draw": lambda e: f"    p{e[2]} draws {e[3]} poker card(s)",
+        "card_on_deck": lambda e: f"    p{e[2]} puts a card on top of its poker deck",
+        "shuffle": lambda e: f"    p{e[2]} shuffles its poker deck",
+        "deck_top": lambda e: f"    p{e[2]} reveals a {A.CARD_NAMES[e[3]]} from its deck",
+        "peek_card": lambda e: f"    p{e[2]} peeks at p{e[3]}'s slot {SLOT_NAMES[e[4]]}",
+        "jail_or_reputation": lambda e: f"    p{e[2]} chooses: {e[3]}",
+        "swap": lambda e: f"    p{e[2]} swaps {('Occupations', 'Traits')[e[3]]} between two Granujas",
+        "strategy": lambda e: f"    p{e[2]} uses its Strategy card {game.catalog.strategies[e[3]].name}",
+        "strategies": lambda e: "Strategy cards: " + ", ".join(
+            f"p{i}: {game.catalog.strategies[k].name}" for i, k in enumerate(e[1])
+        ),
+    }
+    if kind in simple:
+        return simple[kind](event)
     if kind == "day":
         return f"\n--- day {event[1]} begins; p{event[2]} plays first ---"
     return None
@@ -62,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
     parser.add_argument("--length", default="short", help="short (2 days) or long (3 days)")
     parser.add_argument("--seed", type=int, default=0, help="deal and bot seed (default 0)")
+    parser.add_argument("--strategy-cards", action="store_true", help="use the Strategy cards rule")
     parser.add_argument(
         "--agents",
         default="random",
@@ -69,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        env = raw_env(num_players=args.players, game_length=args.length)
+        env = raw_env(
+            num_players=args.players, game_length=args.length, strategy_cards=args.strategy_cards
+        )
         names = args.agents.split(",")
         if len(names) == 1:
             names = names * args.players
