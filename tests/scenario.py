@@ -62,9 +62,13 @@ def make_granuja(
     trait_colour: str | None = None,
     cost: int | None = None,
     trait_tech: int | None = None,
+    slots: Iterable[int] | None = None,
 ) -> Granuja:
     """Sleeve a new Granuja from physical cards of the catalog, with a fresh uid.
 
+    The keyword arguments select the physical copy: Occupation colour / bullet holes / tech, Trait
+    colour / cost / tech and ``slots``, the exact poker-slot icons of the Trait copy (copies of a
+    Trait may show different icons, e.g. ``slots=[6]`` for the Arrebatadora used from slot 6).
     The cards are taken out of the Occupation / Trait decks when a matching one is there (so the
     component count stays right); otherwise a matching card not in play (left in the box) is used.
     """
@@ -100,7 +104,12 @@ def make_granuja(
         trait_cards,
         game.trait_deck,
         used_trait,
-        {"colour": trait_colour, "cost": cost, "tech": trait_tech},
+        {
+            "colour": trait_colour,
+            "cost": cost,
+            "tech": trait_tech,
+            "slots": None if slots is None else frozenset(slots),
+        },
     )
     g = Granuja(uid=game.next_uid, occ=occ, trait=trait)
     game.next_uid += 1

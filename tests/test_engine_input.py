@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import random
 
@@ -14,6 +15,7 @@ from granujas_env.engine import (
     GameConfig,
     GameOverError,
     IllegalActionError,
+    load_catalog,
 )
 from granujas_env.engine import actions as A
 
@@ -147,9 +149,30 @@ def test_bad_configs_raise_value_error(kwargs: dict, match: str) -> None:
     assert repr(next(iter(kwargs.values()))) in str(info.value) or "got" in str(info.value)
 
 
-def test_strategy_cards_not_available_yet() -> None:
-    with pytest.raises(ValueError, match="strategy_cards"):
-        GameConfig(strategy_cards=True)
+def test_strategy_cards_rule_starts_with_a_secret_choice() -> None:
+    game = Game(GameConfig(3, "short", strategy_cards=True), seed=0)
+    first = game.first_player
+    assert not game.strategies_revealed
+    for k in range(3):  # in turn order, each seat picks one of its leader's two cards
+        seat = (first + k) % 3
+        assert (game.decision.kind, game.decision.player) == ("choose_strategy", seat)
+        assert game.legal_actions() == [A.STRATEGY, A.STRATEGY + 1]
+        game.apply(A.STRATEGY + k % 2)
+    assert game.strategies_revealed
+    for k in range(3):
+        seat = (first + k) % 3
+        options = game.catalog.leader_strategies(seat % len(game.catalog.leaders))
+        assert game.strategy_of(seat) == options[k % 2]
+    assert game.decision.kind in ("start_ability", "plan_card")
+    assert game.decision.player == first
+    assert game.history[0] == ("strategies", tuple(p.strategy for p in game.players))
+
+
+def test_strategy_cards_rule_needs_a_catalog_with_strategy_cards() -> None:
+    catalog = dataclasses.replace(load_catalog(), strategies=())
+    with pytest.raises(ValueError, match="Strategy cards"):
+        Game(GameConfig(2, strategy_cards=True), seed=0, catalog=catalog)
+    Game(GameConfig(2, strategy_cards=False), seed=0, catalog=catalog)  # without the rule: fine
 
 
 def test_good_configs() -> None:

@@ -126,9 +126,12 @@ def check_end(game: Game) -> None:
         assert len(p.played) == game.rules.turns_per_day  # 4 turns each on the last day
 
 
-def play_random_game(players: int, length: str, seed: int, eager: bool) -> Counter:
-    """Play one game; ``eager`` prefers doing something (challenge, use, hire) over passing."""
-    game = Game(GameConfig(players, length), seed=seed)
+def play_random_game(
+    players: int, length: str, seed: int, eager: bool, strategy: bool = False
+) -> Counter:
+    """Play one game; ``eager`` prefers doing something (challenge, use, hire) over passing;
+    ``strategy`` plays with the optional Strategy cards rule."""
+    game = Game(GameConfig(players, length, strategy_cards=strategy), seed=seed)
     rng = random.Random(seed * 7919 + 1)
     kinds: Counter = Counter()
     check_invariants(game)
@@ -156,7 +159,8 @@ def test_random_games_keep_the_invariants(players: int, length: str) -> None:
     kinds: Counter = Counter()
     for i in range(GAMES_PER_CONFIG):
         seed = 1000 * players + (500 if length == "long" else 0) + i
-        kinds += play_random_game(players, length, seed, eager=i % 2 == 1)
+        # a quarter of the games with the optional Strategy cards rule
+        kinds += play_random_game(players, length, seed, eager=i % 2 == 1, strategy=i % 4 == 3)
     # the common decisions come up in every configuration
     common = {"plan_card", "plan_slot", "challenge", "ability", "hire", "place", "rearrange",
               "sheriff_option", "peek_target", "mark_face", "steal_target", "trigger"}
@@ -171,7 +175,8 @@ def test_random_games_reach_every_decision_kind() -> None:
     kinds: Counter = Counter()
     for i in range(400):
         players, length = CONFIGS[i % len(CONFIGS)]
-        kinds += play_random_game(players, length, 70_000 + i, eager=True)
+        # every other game with the Strategy cards rule (its setup choice is a decision kind)
+        kinds += play_random_game(players, length, 70_000 + i, eager=True, strategy=i % 2 == 1)
         if set(DECISION_KINDS) - RARE <= set(kinds):
             break
     missing = set(DECISION_KINDS) - RARE - set(kinds)

@@ -18,6 +18,7 @@ from scenario import (
     set_hand,
     set_money,
     set_reputation,
+    set_saloon,
 )
 
 from granujas_env.engine import actions as A
@@ -67,7 +68,7 @@ def test_start_of_turn_is_skipped_without_such_a_granuja() -> None:
 def _dog_and_helper(
     game, helper_occ: str = "buscador_de_oro", dog_pos: int = 0, helper_pos: int = 1
 ):
-    dog = put_on_sheet(game, 0, dog_pos, make_granuja(game, "perro", "mugrienta"))  # slots 2, 5
+    dog = put_on_sheet(game, 0, dog_pos, make_granuja(game, "perro", "mugrienta", slots=[2, 6]))
     helper = put_on_sheet(game, 0, helper_pos, make_granuja(game, helper_occ, "servicial"))
     set_hand(game, 0, [1, 2, 3, 4], [0, 5, 6])
     play_card(game, 2, 2)
@@ -128,8 +129,18 @@ def test_servicial_not_offered_when_it_cannot_pay_its_cost() -> None:
 
 
 def _advisor_turn(game, advisors: int = 1) -> list:
+    # both Consejero/a cards are needed for two advisors: a Saloon without any
+    set_saloon(
+        game,
+        [
+            make_granuja(game, "banquero", "mugrienta"),
+            make_granuja(game, "impresor", "nervioso"),
+            make_granuja(game, "res", "generosa"),
+        ],
+    )
+    slots = ([3, 6], [1, 3])  # both Divertido copies show slot 3
     advisor = [
-        put_on_sheet(game, 0, 2 * i, make_granuja(game, "consejero", "divertido"))
+        put_on_sheet(game, 0, 2 * i, make_granuja(game, "consejero", "divertido", slots=slots[i]))
         for i in range(advisors)
     ]
     chatty = put_on_sheet(game, 0, 1, make_granuja(game, "chef", "parlanchina"))
@@ -201,7 +212,7 @@ def test_parlanchina_at_the_end_of_the_day() -> None:
 
 
 def _ravishing(game, occ: str = "buscador_de_oro", helper: bool = True):
-    g = put_on_sheet(game, 0, 0, make_granuja(game, occ, "arrebatadora"))  # slot 6, use twice
+    g = put_on_sheet(game, 0, 0, make_granuja(game, occ, "arrebatadora", slots=[6]))  # use twice
     if helper:
         put_on_sheet(game, 0, 1, make_granuja(game, "buscador_de_oro", "servicial"))
     set_hand(game, 0, [1, 2, 3, 6], [0, 4, 5])
@@ -258,7 +269,7 @@ def test_second_use_must_be_payable() -> None:
 @pytest.mark.parametrize(("occ", "money", "after"), [("impresor", 4, 8), ("chef", 1, 6)])
 def test_extra_money_comes_before_the_ability(occ: str, money: int, after: int) -> None:
     game = new_game()
-    put_on_sheet(game, 0, 0, make_granuja(game, occ, "corrupto"))  # slots 3, 4, +1 $
+    put_on_sheet(game, 0, 0, make_granuja(game, occ, "corrupto", slots=[3, 4]))  # +1 $
     set_money(game, 0, money)
     set_hand(game, 0, [1, 2, 3, 4], [0, 5, 6])
     play_card(game, 4, 4)
@@ -270,7 +281,7 @@ def test_extra_money_comes_before_the_ability(occ: str, money: int, after: int) 
 
 def test_extra_money_not_given_when_the_granuja_is_not_used() -> None:
     game = new_game()
-    put_on_sheet(game, 0, 0, make_granuja(game, "impresor", "corrupto"))
+    put_on_sheet(game, 0, 0, make_granuja(game, "impresor", "corrupto", slots=[3, 4]))
     set_hand(game, 0, [1, 2, 3, 4], [0, 5, 6])
     play_card(game, 4, 4)
     play(game, A.PASS, A.LEADER, A.PASS)
@@ -282,7 +293,7 @@ def test_extra_money_not_given_when_the_granuja_is_not_used() -> None:
 
 def test_discard_self_granuja_leaves_the_sheet_after_use() -> None:
     game = new_game()
-    dog = put_on_sheet(game, 0, 3, make_granuja(game, "perro", "mugrienta"))
+    dog = put_on_sheet(game, 0, 3, make_granuja(game, "perro", "mugrienta", slots=[5, 6]))
     set_hand(game, 0, [1, 2, 3, 5], [0, 4, 6])
     play_card(game, 5, 5)
     play(game, A.PASS)
@@ -297,7 +308,7 @@ def test_discard_self_granuja_leaves_the_sheet_after_use() -> None:
 def test_extra_money_pays_for_the_ability_it_precedes() -> None:
     # Chef Corrupto at 0 $: the +1 $ icon pays out first, so «Gasta 1 $ para obtener 5 $» works
     game = new_game()
-    put_on_sheet(game, 0, 0, make_granuja(game, "chef", "corrupto"))
+    put_on_sheet(game, 0, 0, make_granuja(game, "chef", "corrupto", slots=[3, 4]))
     set_money(game, 0, 0)
     set_hand(game, 0, [1, 2, 3, 4], [0, 5, 6])
     play_card(game, 4, 4)

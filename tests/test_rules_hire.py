@@ -47,12 +47,12 @@ def _next_new(game) -> Granuja:
 @pytest.mark.parametrize(
     ("occ", "trait", "occ_kw", "trait_kw", "cost"),
     [
-        ("banquero", "arrebatadora", {"bullet_holes": 1}, {}, 2),  # 3 icons, 1 covered
+        ("banquero", "arrebatadora", {"bullet_holes": 1}, {"cost": 3}, 2),  # 3 icons, 1 covered
         ("impresor", "cibernetico", {"bullet_holes": 1}, {}, 1),  # 2 icons, 1 covered
         ("chef", "anciana", {"bullet_holes": 1}, {}, 0),  # a hole over no icon: 0, not -1
         ("buscador_de_oro", "legendario", {}, {"cost": 3}, 3),  # no holes
-        ("consejero", "parlanchina", {"bullet_holes": 1}, {"cost": 2}, 1),
-        ("perro", "mugrienta", {"bullet_holes": 0}, {}, 0),
+        ("chef", "legendario", {"bullet_holes": 2}, {"cost": 3}, 1),  # 3 icons, 2 covered
+        ("buscador_de_oro", "nervioso", {"bullet_holes": 0}, {"cost": 0}, 0),  # nothing at all
     ],
 )
 def test_hire_cost_is_trait_icons_not_covered_by_bullet_holes(occ, trait, occ_kw, trait_kw, cost):
@@ -69,9 +69,9 @@ def test_hire_cost_is_trait_icons_not_covered_by_bullet_holes(occ, trait, occ_kw
 
 def test_cannot_hire_what_you_cannot_afford_and_saloon_refills() -> None:
     game = new_game()
-    expensive = make_granuja(game, "buscador_de_oro", "legendario", cost=3)  # 3 $
-    middle = make_granuja(game, "banquero", "arrebatadora", bullet_holes=1)  # 2 $
-    free = make_granuja(game, "perro", "mugrienta", bullet_holes=0)  # 0 $
+    expensive = make_granuja(game, "buscador_de_oro", "legendario", bullet_holes=0, cost=3)  # 3 $
+    middle = make_granuja(game, "banquero", "arrebatadora", bullet_holes=1, cost=3)  # 2 $
+    free = make_granuja(game, "perro", "mugrienta", bullet_holes=1, cost=1)  # 0 $
     set_saloon(game, [expensive, middle, free])
     _to_hire(game)
     set_money(game, 0, 2)
@@ -183,7 +183,8 @@ def test_on_hire_granuja_resolves_and_goes_to_the_discard_pile(use: bool) -> Non
 
 def test_on_hire_ability_that_cannot_be_paid_is_not_offered() -> None:
     game = new_game()
-    charming = make_granuja(game, "chef", "encantador", bullet_holes=0)  # spend 1 $ to get 5 $
+    # 1 icon, 1 hole: 0 $; «Gasta 1 $ para obtener 5 $»
+    charming = make_granuja(game, "chef", "encantador", bullet_holes=1)
     set_saloon(game, [charming, *game.saloon[1:]])
     _to_hire(game)
     set_money(game, 0, 0)

@@ -31,15 +31,13 @@ def test_score_is_safes_plus_matching_marks_plus_reputation_plus_tech_icons() ->
     place_mark(game, 0, s2, v2)
     place_mark(game, 0, s2, 2 if v2 != 2 else 3)  # not matching
     set_reputation(game, 0, 3)
-    put_on_sheet(
-        game, 0, 0, make_granuja(game, "sujeto_de_pruebas", "cibernetico", occ_colour="black")
-    )
+    put_on_sheet(game, 0, 0, make_granuja(game, "sujeto_de_pruebas", "cibernetico", occ_tech=1))
     put_on_sheet(game, 0, 4, make_granuja(game, "banquero", "legendario", occ_tech=0, cost=3))
     expected = {
         "safes": v1 + v2,
         "marks": 2,
         "reputation": game.rules.reputation_tech[3],
-        "granujas": 2 + 1 + 0 + 2,  # Sujeto (black) 2, Cibernético 1, Banquero 0, red Legendario 2
+        "granujas": 1 + 1 + 0 + 1,  # Sujeto de pruebas 1, Cibernético 1, Banquero 0, Legendario 1
     }
     expected["total"] = sum(expected.values())
     assert game.score_breakdown(0) == expected

@@ -609,7 +609,11 @@ class Game:
             data["stage"] = "end"
             pos = data["pos"]
             on_sheet = pos >= 0 and self.players[p].sheet[pos] is g
-            if data["discard"] and g is not None and data["via"] != "hired":
+            # «Al contratar» Granujas used from the discard pile go under it like self-discarding
+            # ones (Sepulturero/a ruling); hired ones are already on the pile.
+            on_hire = g is not None and self.catalog.trait_cards[g.trait].trait.timing == "on_hire"
+            from_pile = data["via"] == "another" and on_hire and g in self.discard
+            if g is not None and data["via"] != "hired" and (data["discard"] or from_pile):
                 self._discard_used(p, g)
             # Responses follow a Granuja of the sheet that was really used; not one replaced on
             # the sheet by a hire during its own ability (Matasanos ruling).
@@ -982,8 +986,12 @@ class Game:
     def _verb_hire(self, frame: Frame, step: Step) -> None:
         p = frame.player
         if step.option == "discard_top":
-            if self.discard and self.hire_cost(self.discard[-1], p) <= self.players[p].money:
-                self._hire(p, self.discard[-1])
+            top = self.discard[-1] if self.discard else None
+            # a second use (use-twice) may not hire the same card again (Matasanos ruling)
+            if top is not None and ("hired", top.uid) not in self.used:
+                if self.hire_cost(top, p) <= self.players[p].money:
+                    self.used.add(("hired", top.uid))
+                    self._hire(p, top)
         elif self._legal_hire_target(frame):
             self._push("hire_target", p)
 
@@ -1039,11 +1047,9 @@ class Game:
         sheet = self.players[frame.player].sheet
         out = []
         if not frame.data.get("saloon_only"):
-            out += [
-                A.SHEET + i
-                for i, g in enumerate(sheet)
-                if g is not None and g.uid not in (first, exclude)
-            ]
+            # the Sastre may give its Trait but never its own Occupation
+            barred = (first, exclude) if frame.data["half"] == 0 else (first,)
+            out += [A.SHEET + i for i, g in enumerate(sheet) if g is not None and g.uid not in barred]
         out += [A.SALOON + i for i, g in enumerate(self.saloon) if g is not None]
         return out
 
