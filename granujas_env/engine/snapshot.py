@@ -14,7 +14,7 @@ import json
 import random
 import types
 import typing
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 from .data import Catalog, Rules, Step
 from .game import Game, GameConfig, default_data
@@ -62,9 +62,9 @@ class SnapshotError(ValueError):
 # the same Python objects (tuples stay tuples, sets stay sets, Steps and dataclasses come back). A
 # field the engine gains should be added here: ``from_dict`` refuses a missing field, and an unknown
 # one unless its value is a JSON scalar (number, string, true/false, null), which restores exactly.
-_Scalar = Union[int, str, None]  # noqa: UP007 - used as a runtime type description
+_Scalar = int | str | None
 _GAME_FIELDS: dict[str, Any] = {
-    "board": list[list[Optional[int]]],  # noqa: UP007
+    "board": list[list[int | None]],
     "current": int,
     "day": int,
     "discard": list[Granuja],
@@ -74,7 +74,7 @@ _GAME_FIELDS: dict[str, Any] = {
     "history": list[tuple],
     "last_day": int,
     "last_turn_player": int,
-    "limbo": Optional[Granuja],  # noqa: UP007
+    "limbo": Granuja | None,
     "next_uid": int,
     "num_players": int,
     "occ_deck": list[int],
@@ -83,8 +83,8 @@ _GAME_FIELDS: dict[str, Any] = {
     "reveals": list[tuple],
     "rng": random.Random,
     "safes": list[Safe],
-    "saloon": list[Optional[Granuja]],  # noqa: UP007
-    "scores": Optional[list[int]],  # noqa: UP007
+    "saloon": list[Granuja | None],
+    "scores": list[int] | None,
     "seed": _Scalar,
     "stack": list[Frame],
     "strategies_revealed": bool,
@@ -92,7 +92,7 @@ _GAME_FIELDS: dict[str, Any] = {
     "turn": int,
     "unused": list[list[int]],
     "used": set,
-    "winner": Optional[int],  # noqa: UP007
+    "winner": int | None,
 }
 # Frame data: keys whose values are not plain scalars. Any other key must hold a scalar or a list
 # of scalars (e.g. "queue").

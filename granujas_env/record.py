@@ -1,0 +1,549 @@
+"""Game records: a versioned, human-readable JSON file that replays a game exactly.
+
+A record holds the configuration, the seed and the list of action ids (with the acting player, the
+decision kind and a readable name beside each, for the reader), the digest of the state after the
+last action (:func:`granujas_env.engine.snapshot.digest`) and optionally a full-state snapshot
+(:func:`granujas_env.engine.snapshot.to_dict`) from which the game resumes without replaying.
+
+Loading never gives a wrong game: :func:`load` checks the format name and version, every field and
+its type, the rules/card data fingerprint, then replays every action (each must be legal for the
+decision the record says is pending, asked of the player it names) and compares the final digest
+and the snapshot. Any mismatch raises :class:`RecordError` naming the file, the field or the step.
+
+    python -m granujas_env.record show FILE [--seat S] [--every-step] [--reveal]
+
+renders a record turn by turn with :func:`granujas_env.render.render_text` (public view by
+default; ``--seat S`` adds that seat's own information; the answers of private decisions, such as
+the card chosen in the Plan, are shown only to their owner unless ``--reveal``).
+
+File layout (format ``granujas-game-record``, version 1)::
+
+    {
+      "format": "granujas-game-record", "version": 1,
+      "package_version": "0.1.0",            # informative: compatibility is the format version
+      "data_fingerprint": "<sha256>",         # of the rules and card catalog the game used
+      "config": {"num_players": 3, "game_length": "short", "strategy_cards": false},
+      "seed": 7,
+      "final_digest": "<sha256>",             # state after the last step (null: it raised)
+      "failure": {...},                       # optional: what a fuzzer saw go wrong
+      "meta": {...},                          # optional, free-form (tool, policy, ...)
+      "steps": [{"player": 0, "decision": "plan_card", "action": 5, "name": "card:3"}, ...],
+      "snapshot": {...}                       # optional: snapshot.to_dict of the final state
+    }
+
+``failure`` is ``{"kind": "invariant" | "exception" | "step_bound", "step": K, "message": ...}``
+where K is the number of steps applied when it showed (0: at setup); for ``"exception"`` the last
+recorded step (or the setup, if there are none) raised ``failure["exception"]`` and replaying it
+raises again, which is what reproducing it means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .engine import actions as A
+from .engine.data import Catalog, Rules
+from .engine.game import DECISION_KINDS, Game, GameConfig, IllegalActionError, default_data
+from .engine.snapshot import SnapshotError, _plain, digest, from_dict, to_dict
+
+FORMAT = "granujas-game-record"
+VERSION = 1
+FAILURE_KINDS = ("invariant", "exception", "step_bound")
+
+_REQUIRED = (
+    "format", "version", "package_version", "data_fingerprint", "config", "seed", "final_digest",
+    "steps",
+)
+_OPTIONAL = ("failure", "meta", "snapshot")
+_STEP_KEYS = ("player", "decision", "action", "name")
+
+
+class RecordError(ValueError):
+    """A game record is malformed, of an incompatible version, or does not replay as recorded."""
+
+
+@dataclass(frozen=True)
+class RecordedStep:
+    """One action of a record, with who took it and what was being decided."""
+
+    player: int
+    decision: str
+    action: int
+
+    @property
+    def name(self) -> str:
+        return A.describe(self.action)
+
+
+@dataclass
+class GameRecord:
+    """A replayable game. Build one with :func:`record_game`, read one with :func:`load`."""
+
+    config: GameConfig
+    seed: int
+    steps: list[RecordedStep]
+    final_digest: str | None
+    snapshot: dict[str, Any] | None = None
+    failure: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    package_version: str = __version__
+    data_fingerprint: str = ""
+
+    @property
+    def actions(self) -> list[int]:
+        return [s.action for s in self.steps]
+
+    def to_json(self) -> str:
+        """The record as JSON text: one field a line, one step a line."""
+        head: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "package_version": self.package_version,
+            "data_fingerprint": self.data_fingerprint,
+            "config": {
+                "num_players": self.config.num_players,
+                "game_length": self.config.game_length,
+                "strategy_cards": self.config.strategy_cards,
+            },
+            "seed": self.seed,
+            "final_digest": self.final_digest,
+        }
+        if self.failure is not None:
+            head["failure"] = self.failure
+        if self.meta:
+            head["meta"] = self.meta
+        lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
+        steps = [
+            "    " + json.dumps(
+                {"player": s.player, "decision": s.decision, "action": s.action, "name": s.name},
+                ensure_ascii=False,
+            )
+            for s in self.steps
+        ]
+        body = ",\n".join(steps)
+        lines.append('  "steps": [' + (f"\n{body}\n  ]" if steps else "]"))
+        if self.snapshot is not None:
+            lines[-1] += ","
+            lines.append(
+                '  "snapshot": ' + json.dumps(self.snapshot, ensure_ascii=False, sort_keys=True)
+            )
+        return "{\n" + "\n".join(lines) + "\n}\n"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record (UTF-8 JSON) and return its path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.to_json(), encoding="utf-8")
+        return path
+
+
+# ---------------------------------------------------------------------------------------- fingerprint
+_FINGERPRINTS: dict[tuple[int, int], tuple[Rules, Catalog, str]] = {}
+
+
+def data_fingerprint(rules: Rules | None = None, catalog: Catalog | None = None) -> str:
+    """SHA-256 of the rule numbers and the card catalog (not of where they were loaded from)."""
+    default_rules, default_catalog = default_data()
+    rules, catalog = rules or default_rules, catalog or default_catalog
+    key = (id(rules), id(catalog))
+    hit = _FINGERPRINTS.get(key)
+    if hit is not None and hit[0] is rules and hit[1] is catalog:
+        return hit[2]
+    cards = {k: v for k, v in _plain(catalog).items() if k != "source"}
+    text = json.dumps({"rules": _plain(rules), "catalog": cards}, sort_keys=True, default=str)
+    value = hashlib.sha256(text.encode()).hexdigest()
+    _FINGERPRINTS[key] = (rules, catalog, value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------- build
+def record_game(
+    config: GameConfig,
+    seed: int,
+    actions: Sequence[int],
+    *,
+    snapshot: bool = False,
+    failure: dict[str, Any] | None = None,
+    meta: dict[str, Any] | None = None,
+    rules: Rules | None = None,
+    catalog: Catalog | None = None,
+) -> GameRecord:
+    """Replay ``actions`` from ``Game(config, seed)`` and record them with the final digest (and,
+    with ``snapshot=True``, the full final state).
+
+    With ``failure={"kind": "exception", ...}`` the last action (or the setup, with no actions) is
+    expected to raise: it is recorded and the final digest is left null.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int (a game without a seed cannot be replayed), got {seed!r}")
+    if failure is not None:
+        _check_failure(failure, "failure")
+    raises = failure is not None and failure["kind"] == "exception"
+    steps: list[RecordedStep] = []
+    game: Game | None = None
+    try:
+        game = Game(config, seed, rules=rules, catalog=catalog)
+        for i, action in enumerate(actions):
+            frame = game.decision
+            if frame is None:
+                raise RecordError(f"step {i}: the game is already over; {len(actions) - i} "
+                                  "action(s) left over")
+            steps.append(RecordedStep(frame.player, frame.kind, int(action)))
+            game.apply(action)
+    except IllegalActionError as exc:
+        raise RecordError(f"step {len(steps) - 1}: {exc}") from None
+    except RecordError:
+        raise
+    except Exception:
+        if not raises or len(steps) != len(actions):
+            raise
+        game = None
+    else:
+        if raises:
+            raise RecordError("failure says the last step raises, but it replayed without error")
+    return GameRecord(
+        config=config,
+        seed=seed,
+        steps=steps,
+        final_digest=None if game is None else digest(game),
+        snapshot=to_dict(game) if snapshot and game is not None else None,
+        failure=dict(failure) if failure is not None else None,
+        meta=dict(meta or {}),
+        data_fingerprint=data_fingerprint(rules, catalog),
+    )
+
+
+# ---------------------------------------------------------------------------------------- replay
+def start(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> Game:
+    """The game of a record before its first step."""
+    return Game(record.config, record.seed, rules=rules, catalog=catalog)
+
+
+def replay(
+    record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None
+) -> Iterator[Game]:
+    """Yield the game after each step of the record (the same object, advanced in place: copy it
+    to keep a state). Raises :class:`RecordError` at the first step that is not legal or not the
+    decision/player the record names; a recorded ``exception`` failure raises again, unwrapped."""
+    game = start(record, rules=rules, catalog=catalog)
+    for i, step in enumerate(record.steps):
+        frame = game.decision
+        if frame is None:
+            raise RecordError(f"step {i}: the game is already over, yet the record has "
+                              f"{len(record.steps) - i} more step(s)")
+        if (frame.kind, frame.player) != (step.decision, step.player):
+            raise RecordError(
+                f"step {i}: the record says decision {step.decision!r} of p{step.player}, the "
+                f"replay asks {frame.kind!r} of p{frame.player}"
+            )
+        legal = game.legal_actions()
+        if step.action not in legal:
+            raise RecordError(
+                f"step {i}: action {step.action} ({_describe(step.action)}) is not legal for "
+                f"{frame.kind!r} of p{frame.player}; legal ids: {legal}"
+            )
+        game.apply(step.action)
+        yield game
+
+
+def resume(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> Game:
+    """The game at the end of the record: restored from its snapshot if it has one (checked
+    against the final digest), otherwise by replaying every step."""
+    if record.snapshot is not None:
+        try:
+            game = from_dict(record.snapshot, rules=rules, catalog=catalog)
+        except SnapshotError as exc:
+            raise RecordError(f"snapshot: {exc}") from None
+        if digest(game) != record.final_digest:
+            raise RecordError("snapshot: the restored state does not match final_digest")
+        return game
+    game = start(record, rules=rules, catalog=catalog)
+    for game in replay(record, rules=rules, catalog=catalog):  # noqa: B007 - keep the last
+        pass
+    return game
+
+
+def verify(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> None:
+    """Replay the record and check every step, the final digest and the snapshot."""
+    fingerprint = data_fingerprint(rules, catalog)
+    if record.data_fingerprint != fingerprint:
+        raise RecordError(
+            "the record was made with different rules or card data (data_fingerprint "
+            f"{record.data_fingerprint[:12]}..., this installation has {fingerprint[:12]}...): "
+            "load it with the same rules.toml/cards.toml"
+        )
+    raises = record.failure is not None and record.failure["kind"] == "exception"
+    if raises:
+        if record.final_digest is not None or record.snapshot is not None:
+            raise RecordError("a record whose last step raises has no final_digest or snapshot")
+        expected = record.failure["exception"] if record.failure else ""
+        try:
+            for _ in replay(record, rules=rules, catalog=catalog):
+                pass
+        except RecordError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the recorded failure reproduced
+            if type(exc).__name__ != expected:
+                raise RecordError(f"the recorded failure raised {expected}, the replay raised "
+                                  f"{type(exc).__name__}: {exc}") from None
+            return
+        raise RecordError(f"the record says its last step raises {expected}, but it replays "
+                          "without error")
+    game = start(record, rules=rules, catalog=catalog)
+    for game in replay(record, rules=rules, catalog=catalog):  # noqa: B007
+        pass
+    got = digest(game)
+    if got != record.final_digest:
+        raise RecordError(
+            f"the replayed final state (digest {got[:12]}...) differs from the recorded one "
+            f"({str(record.final_digest)[:12]}...): the record is corrupted or from another engine"
+        )
+    if record.snapshot is not None:
+        resume(record, rules=rules, catalog=catalog)
+
+
+# ---------------------------------------------------------------------------------------- load
+def _describe(action: object) -> str:
+    try:
+        return A.describe(action)  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return "out of range"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_failure(failure: object, where: str) -> dict[str, Any]:
+    if not isinstance(failure, dict):
+        raise RecordError(f"{where}: must be a table, got {type(failure).__name__}")
+    kind = failure.get("kind")
+    if kind not in FAILURE_KINDS:
+        raise RecordError(f"{where}.kind: must be one of {FAILURE_KINDS}, got {kind!r}")
+    if not _is_int(failure.get("step")) or failure["step"] < 0:
+        raise RecordError(f"{where}.step: must be a non-negative integer, got "
+                          f"{failure.get('step')!r}")
+    if not isinstance(failure.get("message"), str):
+        raise RecordError(f"{where}.message: must be a string")
+    if kind == "exception" and not isinstance(failure.get("exception"), str):
+        raise RecordError(f"{where}.exception: the exception's type name is required")
+    return failure
+
+
+def loads(
+    text: str,
+    *,
+    source: str = "<record>",
+    check: bool = True,
+    rules: Rules | None = None,
+    catalog: Catalog | None = None,
+) -> GameRecord:
+    """Parse and validate a record; with ``check`` (default) also :func:`verify` it."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{source}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the "
+            "file is truncated or corrupted"
+        ) from None
+    if not isinstance(raw, dict):
+        raise RecordError(f"{source}: a game record is a JSON object, got {type(raw).__name__}")
+    if raw.get("format") != FORMAT:
+        raise RecordError(f"{source}: not a granujas game record (format {raw.get('format')!r}, "
+                          f"expected {FORMAT!r})")
+    version = raw.get("version")
+    if not _is_int(version) or version < 1:
+        raise RecordError(f"{source}: invalid format version {version!r} (this granujas reads "
+                          f"version {VERSION})")
+    if version > VERSION:
+        raise RecordError(
+            f"{source}: record format version {version} is newer than this granujas "
+            f"({__version__}) reads (version {VERSION}); upgrade granujas to load it"
+        )
+    if version != VERSION:  # pragma: no cover - no older version exists yet
+        raise RecordError(f"{source}: record format version {version} is no longer supported")
+    missing = [k for k in _REQUIRED if k not in raw]
+    if missing:
+        raise RecordError(f"{source}: missing field(s) {missing}")
+    unknown = [k for k in raw if k not in _REQUIRED and k not in _OPTIONAL]
+    if unknown:
+        raise RecordError(f"{source}: unknown field(s) {unknown} (allowed: "
+                          f"{list(_REQUIRED) + list(_OPTIONAL)})")
+
+    def bad(name: str, what: str) -> RecordError:
+        return RecordError(f"{source}: field {name!r} must be {what}, got {raw[name]!r}")
+
+    if not isinstance(raw["package_version"], str):
+        raise bad("package_version", "a string")
+    if not isinstance(raw["data_fingerprint"], str):
+        raise bad("data_fingerprint", "a string")
+    config = raw["config"]
+    if not isinstance(config, dict) or set(config) != {"num_players", "game_length", "strategy_cards"}:
+        raise bad("config", "a table of num_players, game_length, strategy_cards")
+    try:
+        game_config = GameConfig(**config)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"{source}: field 'config': {exc}") from None
+    if not _is_int(raw["seed"]):
+        raise bad("seed", "an integer")
+    final = raw["final_digest"]
+    if final is not None and (not isinstance(final, str) or len(final) != 64):
+        raise bad("final_digest", "a 64-digit hex SHA-256 or null")
+    if not isinstance(raw["steps"], list):
+        raise bad("steps", "a list")
+    steps = []
+    for i, item in enumerate(raw["steps"]):
+        where = f"{source}: steps[{i}]"
+        if not isinstance(item, dict) or not {"player", "decision", "action"} <= set(item) or not (
+            set(item) <= set(_STEP_KEYS)
+        ):
+            raise RecordError(f"{where}: must be a table of {list(_STEP_KEYS)}, got {item!r}")
+        player, decision, action = item["player"], item["decision"], item["action"]
+        if not _is_int(player) or not 0 <= player < game_config.num_players:
+            raise RecordError(f"{where}: player {player!r} is not a seat of a "
+                              f"{game_config.num_players}-player game")
+        if decision not in DECISION_KINDS:
+            raise RecordError(f"{where}: unknown decision kind {decision!r}")
+        if not _is_int(action) or not 0 <= action < A.NUM_ACTIONS:
+            raise RecordError(f"{where}: action {action!r} is not an id in 0..{A.NUM_ACTIONS - 1}")
+        if "name" in item and item["name"] != A.describe(action):
+            raise RecordError(f"{where}: action {action} is {A.describe(action)!r} but the record "
+                              f"names it {item['name']!r}")
+        steps.append(RecordedStep(player, decision, action))
+    failure = raw.get("failure")
+    if failure is not None:
+        _check_failure(failure, f"{source}: failure")
+    elif final is None:
+        raise RecordError(f"{source}: final_digest is null but the record has no failure")
+    meta = raw.get("meta", {})
+    if not isinstance(meta, dict):
+        raise bad("meta", "a table")
+    snapshot = raw.get("snapshot")
+    if snapshot is not None and not isinstance(snapshot, dict):
+        raise bad("snapshot", "a table (snapshot.to_dict) or absent")
+    record = GameRecord(
+        config=game_config,
+        seed=raw["seed"],
+        steps=steps,
+        final_digest=final,
+        snapshot=snapshot,
+        failure=failure,
+        meta=meta,
+        package_version=raw["package_version"],
+        data_fingerprint=raw["data_fingerprint"],
+    )
+    if check:
+        try:
+            verify(record, rules=rules, catalog=catalog)
+        except RecordError as exc:
+            raise RecordError(f"{source}: {exc}") from None
+    return record
+
+
+def load(
+    path: str | Path,
+    *,
+    check: bool = True,
+    rules: Rules | None = None,
+    catalog: Catalog | None = None,
+) -> GameRecord:
+    """Read a record file; it is validated and (with ``check``, the default) replayed and verified."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: file not found") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text ({exc.reason}); the file is corrupted") from None
+    return loads(text, source=str(path), check=check, rules=rules, catalog=catalog)
+
+
+# ---------------------------------------------------------------------------------------- show
+# Decisions whose answer only the deciding seat sees: the card played face down, the card put back
+# on the deck, the Strategy card chosen in secret (revealed once every seat has chosen).
+PRIVATE_DECISIONS = frozenset({"plan_card", "deck_top_card", "choose_strategy"})
+
+
+def _step_text(step: RecordedStep, seat: int | None, reveal: bool) -> str:
+    name = step.name
+    if step.decision in PRIVATE_DECISIONS and not reveal and seat != step.player:
+        name = name.split(":")[0] + ":?"
+    return f"  p{step.player} {step.decision}: {name}"
+
+
+def show(record: GameRecord, *, seat: int | None = None, every_step: bool = False,
+         reveal: bool = False) -> Iterator[str]:
+    """The replay as text blocks: the table at the start of every turn (every step with
+    ``every_step``), the actions in between, the final table."""
+    from .render import render_text  # the renderer is a view: keep this module light to import
+
+    n = record.config.num_players
+    if seat is not None and not 0 <= seat < n:
+        raise ValueError(f"--seat must be a seat 0..{n - 1}, got {seat}")
+    head = (f"record: {record.config.num_players} players, {record.config.game_length} game, "
+            f"seed {record.seed}, {len(record.steps)} steps")
+    if record.failure is not None:
+        head += f"\nfailure: {record.failure['kind']} after step {record.failure['step']}: " \
+                f"{record.failure['message']}"
+    yield head
+    try:
+        game = start(record)
+    except Exception as exc:  # noqa: BLE001 - a recorded setup crash
+        yield f"  !! the setup raised {type(exc).__name__}: {exc}"
+        return
+    yield render_text(game, viewer=seat)
+    position = (game.day, game.turn)
+    games = replay(record)
+    for step in record.steps:
+        yield _step_text(step, seat, reveal)
+        try:
+            game = next(games)
+        except RecordError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a recorded engine crash: show it, stop
+            yield f"  !! this step raised {type(exc).__name__}: {exc}"
+            return
+        now = (game.day, game.turn) if not game.game_over else None
+        if every_step or now != position or game.game_over:
+            position = now  # type: ignore[assignment]
+            yield render_text(game, viewer=seat)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m granujas_env.record", description="Inspect granujas game records."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_show = sub.add_parser("show", help="replay a record and render it turn by turn")
+    p_show.add_argument("file")
+    p_show.add_argument("--seat", type=int, default=None, help="render as this seat sees it")
+    p_show.add_argument("--every-step", action="store_true", help="render after every step")
+    p_show.add_argument("--reveal", action="store_true",
+                        help="show every action in full (the Plan's card values included)")
+    p_check = sub.add_parser("check", help="validate and replay a record; exit 0 if it is sound")
+    p_check.add_argument("file")
+    args = parser.parse_args(argv)
+    try:
+        record = load(args.file)
+        if args.command == "check":
+            print(f"{args.file}: ok ({len(record.steps)} steps, {record.config.num_players} "
+                  f"players, {record.config.game_length}, seed {record.seed})")
+            return 0
+        for block in show(record, seat=args.seat, every_step=args.every_step, reveal=args.reveal):
+            print(block)
+    except (RecordError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
