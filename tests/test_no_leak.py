@@ -12,17 +12,21 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from granujas_env.codecs import ObservationLayout
 from granujas_env.engine import Game, GameConfig
 from granujas_env.engine.game import default_data
+from granujas_env.render import render_text
 
 LAYOUT = ObservationLayout(*reversed(default_data()))
 
 
-def random_midgame(seed: int, players: int) -> Game:
+def random_midgame(seed: int, players: int, strategy: bool = False) -> Game:
     rng = random.Random(seed)
-    game = Game(GameConfig(num_players=players, game_length="long"), seed=seed)
+    config = GameConfig(num_players=players, game_length="long", strategy_cards=strategy)
+    game = Game(config, seed=seed)
     for _ in range(rng.randrange(20, 400)):
         if game.game_over:
             break
@@ -63,14 +67,21 @@ def hide_shuffle(game: Game, seat: int, rng: random.Random) -> Game:
     return other
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_hidden_changes_do_not_change_observation(seed: int) -> None:
-    players = 2 + seed % 3
-    game = random_midgame(seed, players)
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]), strategy=st.booleans())
+def test_hidden_changes_do_not_change_observation_mask_or_view(
+    seed: int, players: int, strategy: bool
+) -> None:
+    game = random_midgame(seed, players, strategy)
     rng = random.Random(seed)
     for seat in range(players):
         changed = hide_shuffle(game, seat, rng)
         assert np.array_equal(LAYOUT.encode(game, seat), LAYOUT.encode(changed, seat)), seat
+        acting = game.current_player == seat
+        assert (game.legal_actions() if acting else []) == (changed.legal_actions() if acting else [])
+        if not game.game_over:  # at the end every Safe and card is shown to everyone
+            assert render_text(game, seat) == render_text(changed, seat)
+            assert render_text(game, None) == render_text(changed, None)
 
 
 @pytest.mark.parametrize("seed", range(10))
