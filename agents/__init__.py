@@ -1,13 +1,19 @@
 """Bots for granujas: the :class:`Agent` interface, baseline bots and a name registry."""
 
 from agents.base import Agent, legal_actions
+from agents.heuristic import HeuristicAgent
+from agents.honest import HonestAgent
 from agents.random_agent import RandomAgent
 from agents.registry import REGISTRY, available, make, register
 
 register("random", RandomAgent)
+register("honest", HonestAgent)
+register("heuristic", HeuristicAgent)
 
 __all__ = [
     "Agent",
+    "HeuristicAgent",
+    "HonestAgent",
     "RandomAgent",
     "REGISTRY",
     "available",

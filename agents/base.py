@@ -63,6 +63,8 @@ class Agent(abc.ABC):
     """
 
     name: str = "agent"
+    #: Whether the bot reads the semantic ``view``; drivers may skip building it when False.
+    wants_view: bool = True
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
         """Prepare for a new game. ``seed`` (if given) reseeds the bot's randomness, so a

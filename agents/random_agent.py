@@ -20,6 +20,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    wants_view = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -1,0 +1,482 @@
+"""Public-evidence models of the other players, for the heuristic bot.
+
+Two estimates, both computed only from a :class:`~granujas_env.view.SeatView` (public history):
+
+:class:`HandInference` — the probability that a declared card is a bluff. Every player owns exactly
+one poker card of each value (0, A, 2..6); a hand of 4 is dealt from the 7, all 4 are played during
+a day (one per turn, each into a different slot), and at the end of the day the played cards go
+*under* the deck, so the next hand is the 3 cards left in the deck plus one random card of the 4 just
+played. The hidden state of a player at the start of day ``d`` is therefore just its hand ``H_d``,
+a Markov chain::
+
+    H_{d+1} = (all cards - H_d) + one card drawn uniformly from H_d
+
+A card played into slot ``s`` is honest if its value is ``s``. The play itself is modelled as a
+softmax over the legal (card, slot) pairs of the moment, weight ``lam`` for a matching pair and
+``beta[slot]`` for a bluff into that slot (a type of player: ``lam = 1`` is uniform random play,
+large ``lam`` is honest play, ``beta`` raised on slot 5 is a player who bluffs for the steal). The
+posterior over (type, hand, values of this day's cards) given every declared slot and every card
+revealed by a challenge is computed exactly by enumeration (35 hands x at most 24 orderings per
+day); the type mixture is re-weighted by how well each type explains the whole public record, so
+a player whose bluffs keep being revealed is soon read as a bluffer, and an honest one as honest.
+This is the same evidence a careful human uses: a slot declared yesterday is unlikely to be held
+again today (the card most likely went under the deck), a slot never declared before is likely
+held, a revealed card is not in the hand, and players differ in how often they lie.
+
+:func:`challenge_propensity` — how readily each player places a henchman on a rival's card when it
+has a free one (challenges made / cards it could have challenged, from the public log), which sets
+the risk of a bluff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+__all__ = [
+    "DEFAULT_TYPES",
+    "HandInference",
+    "PlayerType",
+    "challenge_propensity",
+    "public_record",
+    "shared_inference",
+    "today_evidence",
+]
+
+
+@dataclass(frozen=True)
+class PlayerType:
+    """A behaviour model of the Plan step: softmax weights of (card, slot) pairs."""
+
+    name: str
+    prior: float
+    lam: float  # weight of an honest pair (card value == slot)
+    beta: tuple[float, ...]  # weight of a bluff into slot 1..6 (index slot - 1)
+
+
+DEFAULT_TYPES: tuple[PlayerType, ...] = (
+    PlayerType("uniform", 0.25, 1.0, (1.0,) * 6),
+    PlayerType("honest", 0.25, 200.0, (1.0,) * 6),
+    PlayerType("mostly-honest", 0.25, 12.0, (1.0,) * 6),
+    PlayerType("steal-bluffer", 0.25, 12.0, (1.0, 1.0, 1.5, 2.5, 8.0, 0.6)),
+)
+
+
+def _masks(n_values: int, size: int) -> list[int]:
+    return [sum(1 << v for v in combo) for combo in combinations(range(n_values), size)]
+
+
+def _bits(mask: int) -> list[int]:
+    out, v = [], 0
+    while mask:
+        if mask & 1:
+            out.append(v)
+        mask >>= 1
+        v += 1
+    return out
+
+
+class HandInference:
+    """Exact posterior over a player's hand under a mixture of :class:`PlayerType`.
+
+    Works for the standard cycle (hand size ``h`` dealt from ``len(values)`` cards, every hand
+    card played each day). If a player's record breaks that cycle (a day with a different number
+    of plays, e.g. a card effect that draws), its hand prior restarts from uniform for the next day.
+    """
+
+    def __init__(
+        self,
+        values: Sequence[int] = (0, 1, 2, 3, 4, 5, 6),
+        slots: Sequence[int] = (1, 2, 3, 4, 5, 6),
+        hand_size: int = 4,
+        types: Sequence[PlayerType] = DEFAULT_TYPES,
+    ) -> None:
+        self.values = tuple(values)
+        self.slots = tuple(slots)
+        self.hand_size = hand_size
+        self.types = tuple(types)
+        self.index = {v: i for i, v in enumerate(self.values)}
+        n = len(self.values)
+        self.full = (1 << n) - 1
+        self.hands = _masks(n, hand_size)
+        # value index -> the slot it matches (or -1: the 0 matches no slot)
+        self.match_slot = [v if v in self.slots else -1 for v in self.values]
+        self.transition = self._transition()
+        self._slot_bit = {sl: 1 << (sl - 1) for sl in self.slots}
+        self._all_free = sum(self._slot_bit.values())
+        self._bits = [_bits(m) for m in range(1 << n)]
+        self._z_cache: dict[tuple[int, int, int], float] = {}
+        self._future_cache: dict[tuple[int, int, int], tuple[float, float]] = {}
+        self._day_cache: dict[tuple, tuple[list[dict[int, float]], list[float]]] = {}
+        self._analysis_cache: dict[tuple, dict[str, object]] = {}
+
+    # -------------------------------------------------------------- the deck cycle
+    def _transition(self) -> dict[int, list[tuple[int, float]]]:
+        """H_d -> [(H_{d+1}, probability)] for the standard cycle."""
+        h, out = self.hand_size, {}
+        for hand in self.hands:
+            rest = self.full & ~hand  # on top of the deck, in random order
+            rest_bits, hand_bits = _bits(rest), _bits(hand)
+            nxt: dict[int, float] = {}
+            if len(rest_bits) >= h:
+                subsets = list(combinations(rest_bits, h))
+                for combo in subsets:
+                    m = sum(1 << v for v in combo)
+                    nxt[m] = nxt.get(m, 0.0) + 1.0 / len(subsets)
+            else:
+                k = h - len(rest_bits)
+                subsets = list(combinations(hand_bits, k))
+                for combo in subsets:
+                    m = rest | sum(1 << v for v in combo)
+                    nxt[m] = nxt.get(m, 0.0) + 1.0 / len(subsets)
+            out[hand] = list(nxt.items())
+        return out
+
+    def _propagate(self, post: dict[int, float]) -> dict[int, float]:
+        prior: dict[int, float] = {}
+        for hand, p in post.items():
+            if p <= 0.0:
+                continue
+            for nxt, q in self.transition[hand]:
+                prior[nxt] = prior.get(nxt, 0.0) + p * q
+        return prior
+
+    # -------------------------------------------------------------- one day's plays
+    def _z(self, t: int, hand_left: int, free: int) -> float:
+        """Normaliser of the softmax over (card, slot) pairs for type ``t``."""
+        key = (t, hand_left, free)
+        z = self._z_cache.get(key)
+        if z is None:
+            ptype = self.types[t]
+            lam, beta = ptype.lam, ptype.beta
+            left = self._bits[hand_left]
+            z = len(left) * sum(beta[s - 1] for s in self.slots if free & self._slot_bit[s])
+            for v in left:
+                s = self.match_slot[v]
+                if s > 0 and free & self._slot_bit[s]:
+                    z += lam - beta[s - 1]
+            self._z_cache[key] = z
+        return z
+
+    def _day_table(
+        self, t: int, seq: tuple[int, ...], revealed: tuple[tuple[int, int], ...], want_future: bool
+    ) -> dict[int, tuple[float, float, float, float]]:
+        """For every hand and type ``t``: (P(declared slots ``seq`` [, revealed values] | hand),
+        the part of it in which the last card of ``seq`` is a bluff, and, if ``want_future``, the
+        probability-weighted best and mean bluff probability of the cards still in hand; see
+        :meth:`analyze`). Memoised on (play index, cards left)."""
+        ptype = self.types[t]
+        lam, beta = ptype.lam, ptype.beta
+        match, slot_bit, bits = self.match_slot, self._slot_bit, self._bits
+        rev = dict(revealed)
+        last = len(seq) - 1
+        zero = self.index.get(0)
+        frees = [self._all_free]
+        for slot in seq:
+            frees.append(frees[-1] & ~slot_bit.get(slot, 0))
+        memo: dict[tuple[int, int], tuple[float, float, float, float]] = {}
+
+        def node(j: int, hand_left: int) -> tuple[float, float, float, float]:
+            key = (j, hand_left)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            free = frees[j]
+            if j == len(seq):
+                if want_future:
+                    best, mean = self._future(t, hand_left, free)
+                    out = (1.0, 0.0, best, mean)
+                else:
+                    out = (1.0, 0.0, 0.0, 0.0)
+                memo[key] = out
+                return out
+            slot = seq[j]
+            if slot not in slot_bit:  # a 0 played face up (public): no slot, no bluff
+                if zero is not None and hand_left & (1 << zero):
+                    out = node(j + 1, hand_left & ~(1 << zero))
+                else:
+                    out = (0.0, 0.0, 0.0, 0.0)
+                memo[key] = out
+                return out
+            z = self._z(t, hand_left, free)
+            total = bluff = fbest = fmean = 0.0
+            if z > 0.0:
+                want = rev.get(j)
+                for v in bits[hand_left]:
+                    if want is not None and self.values[v] != want:
+                        continue
+                    honest = match[v] == slot
+                    p = (lam if honest else beta[slot - 1]) / z
+                    ct, cb, cf, cm = node(j + 1, hand_left & ~(1 << v))
+                    total += p * ct
+                    bluff += p * (ct if j == last and not honest else cb)
+                    fbest += p * cf
+                    fmean += p * cm
+            out = (total, bluff, fbest, fmean)
+            memo[key] = out
+            return out
+
+        return {hand: node(0, hand) for hand in self.hands}
+
+    def _future(self, t: int, hand_left: int, free: int) -> tuple[float, float]:
+        """(best, mean) bluff probability over the cards still in hand, for type ``t``: a card
+        with no free matching slot is a forced bluff; another one is bluffed with the type's
+        voluntary rate. Honest types keep forced bluffs for last, so the best card to challenge
+        is a bluff with P(at least one forced bluff)."""
+        key = (t, hand_left, free)
+        got = self._future_cache.get(key)
+        if got is not None:
+            return got
+        ptype = self.types[t]
+        left = self._bits[hand_left]
+        if not left:
+            out = (0.0, 0.0)
+        else:
+            slot_bit = self._slot_bit
+            free_slots = [s for s in self.slots if free & slot_bit[s]]
+            nf = len(free_slots)
+            forced = sum(
+                1
+                for v in left
+                if self.match_slot[v] <= 0 or not free & slot_bit[self.match_slot[v]]
+            )
+            if nf <= 1:
+                voluntary = 0.0
+            else:
+                b = sum(ptype.beta[s - 1] for s in free_slots) / nf
+                voluntary = b * (nf - 1) / (ptype.lam + b * (nf - 1))
+            mean = (forced + (len(left) - forced) * voluntary) / len(left)
+            out = (max(voluntary, 1.0 if forced else 0.0), mean)
+        self._future_cache[key] = out
+        return out
+
+    # -------------------------------------------------------------- posterior
+    def _evidence(
+        self, days: Sequence[tuple[tuple[int, ...], dict[int, int]]]
+    ) -> tuple[list[dict[int, float]], list[float]]:
+        """Per type: posterior over the hand at the start of the *next* day, and log-free
+        evidence (product of per-day likelihoods), for fully played days."""
+        key = tuple((seq, tuple(sorted(rev.items()))) for seq, rev in days)
+        cached = self._day_cache.get(key)
+        if cached is not None:
+            return cached
+        if days:
+            priors, evidence = self._evidence(days[:-1])
+            seq, rev = days[-1]
+        else:
+            uniform = {m: 1.0 / len(self.hands) for m in self.hands}
+            out = ([dict(uniform) for _ in self.types], [1.0] * len(self.types))
+            self._day_cache[key] = out
+            return out
+        next_priors, next_evidence = [], []
+        rev_key = tuple(sorted(rev.items()))
+        for t, _ptype in enumerate(self.types):
+            prior = priors[t]
+            if len(seq) != self.hand_size:  # broken cycle: forget the hand, keep the type weight
+                next_priors.append({m: 1.0 / len(self.hands) for m in self.hands})
+                next_evidence.append(evidence[t])
+                continue
+            post: dict[int, float] = {}
+            norm = 0.0
+            table = self._day_table(t, tuple(seq), rev_key, False)
+            for hand, p in prior.items():
+                if p <= 0.0:
+                    continue
+                like = table[hand][0]
+                if like > 0.0:
+                    post[hand] = p * like
+                    norm += p * like
+            if norm <= 0.0:  # inconsistent with this type's cycle: restart from uniform
+                next_priors.append({m: 1.0 / len(self.hands) for m in self.hands})
+                next_evidence.append(evidence[t] * 1e-6)
+                continue
+            post = {m: p / norm for m, p in post.items()}
+            next_priors.append(self._propagate(post))
+            next_evidence.append(evidence[t] * norm)
+        out = (next_priors, next_evidence)
+        if len(self._day_cache) > 20_000:
+            self._day_cache.clear()
+        self._day_cache[key] = out
+        return out
+
+    def analyze(
+        self,
+        past_days: Sequence[tuple[tuple[int, ...], dict[int, int]]],
+        today: Sequence[int],
+        today_known: dict[int, int] | None = None,
+        excluded: Sequence[int] = (),
+    ) -> dict[str, object]:
+        """What the public record says about a player's cards today.
+
+        ``past_days``: for each finished day, (declared slots in play order, {play index:
+        revealed value}); ``today``: this day's declared slots so far (in play order);
+        ``today_known``: {play index: value} of today's cards whose value is known (peeked at);
+        ``excluded``: values known not to be in today's hand (e.g. shown on top of the deck).
+        Returns a dict: ``bluff`` = P(the last card of ``today`` is a bluff) (0 if none),
+        ``future_best`` = the bluff probability of its likeliest bluff among the cards still in
+        hand, ``future_mean`` = their mean bluff probability, ``weights`` = posterior of the types.
+        """
+        known_key = tuple(sorted((today_known or {}).items()))
+        excluded_mask = sum(1 << self.index[v] for v in set(excluded) if v in self.index)
+        key = (tuple(past_days_key(past_days)), tuple(today), known_key, excluded_mask)
+        cached = self._analysis_cache.get(key)
+        if cached is not None:
+            return cached
+        priors, evidence = self._evidence(tuple(past_days))
+        seq = tuple(today)
+        weights, parts = [], []
+        for t, ptype in enumerate(self.types):
+            total = bluff = best = mean = 0.0
+            table = self._day_table(t, seq, known_key, True)
+            for hand, p in priors[t].items():
+                if p <= 0.0 or hand & excluded_mask:
+                    continue
+                like, b, fb, fm = table[hand]
+                total += p * like
+                bluff += p * b
+                best += p * fb
+                mean += p * fm
+            weights.append(ptype.prior * evidence[t] * total)
+            parts.append(
+                (bluff / total, best / total, mean / total) if total > 0 else (1.0, 1.0, 1.0)
+            )
+        norm = sum(weights)
+        if norm <= 0.0:
+            weights = [1.0 / len(self.types)] * len(self.types)
+        else:
+            weights = [w / norm for w in weights]
+        out = {
+            "bluff": sum(w * p[0] for w, p in zip(weights, parts)) if seq else 0.0,
+            "future_best": sum(w * p[1] for w, p in zip(weights, parts)),
+            "future_mean": sum(w * p[2] for w, p in zip(weights, parts)),
+            "weights": weights,
+        }
+        if len(self._analysis_cache) > 20_000:
+            self._analysis_cache.clear()
+        self._analysis_cache[key] = out
+        return out
+
+    def bluff_probability(
+        self,
+        past_days: Sequence[tuple[tuple[int, ...], dict[int, int]]],
+        today: Sequence[int],
+    ) -> tuple[float, list[float]]:
+        """P(the last card of ``today`` is a bluff) and the posterior weights of the types."""
+        result = self.analyze(past_days, today)
+        return float(result["bluff"]), list(result["weights"])  # type: ignore[arg-type]
+
+
+_SHARED: dict[tuple, HandInference] = {}
+
+
+def shared_inference(values: Sequence[int], slots: Sequence[int], hand_size: int) -> HandInference:
+    """One :class:`HandInference` per card set, shared by every bot of the process (its caches
+    hold only functions of public records, so sharing them is safe and saves time)."""
+    key = (tuple(values), tuple(slots), hand_size)
+    inference = _SHARED.get(key)
+    if inference is None:
+        inference = _SHARED[key] = HandInference(values, slots, hand_size)
+    return inference
+
+
+def past_days_key(past_days):
+    return ((tuple(seq), tuple(sorted(rev.items()))) for seq, rev in past_days)
+
+
+# Public events that change a player's hand or deck outside the usual cycle (card effects).
+DISTURBING_EVENTS = frozenset({"draw", "card_on_deck", "shuffle"})
+
+
+def public_record(
+    view, seat: int
+) -> tuple[list[tuple[tuple[int, ...], dict[int, int]]], tuple[int, ...]]:
+    """(finished days, today's declared slots) of ``seat`` from a SeatView, for
+    :meth:`HandInference.analyze`. Revealed (or otherwise known) values are matched to their play
+    index. A day in which a card effect drew cards, put a card back or shuffled the deck of that
+    player breaks the cycle: it is passed as an empty day, so the hand prior restarts from uniform
+    after it (and before today, if it happened today)."""
+    today_index = view.day - 1
+    disturbed = {
+        event[1] - 1
+        for event in view.history
+        if event[0] in DISTURBING_EVENTS and len(event) > 2 and event[2] == seat
+    }
+    known: dict[tuple[int, int], int] = {}
+    for day, s, slot, value in view.reveals:
+        if s == seat:
+            known[(day, slot)] = value
+    for day, s, slot, value in getattr(view, "known_cards", ()):
+        if s == seat and day < today_index:
+            known[(day, slot)] = value
+    days: list[tuple[tuple[int, ...], dict[int, int]]] = []
+    for d in range(min(today_index, len(view.declared))):
+        if d in disturbed:
+            days.append(((), {}))
+            continue
+        seq = tuple(view.declared[d][seat])
+        rev = {i: known[(d, slot)] for i, slot in enumerate(seq) if (d, slot) in known}
+        days.append((seq, rev))
+    if today_index in disturbed:
+        days.append(((), {}))
+    today = tuple(view.declared[today_index][seat]) if today_index < len(view.declared) else ()
+    return days, today
+
+
+def today_evidence(view, seat: int) -> tuple[dict[int, int], tuple[int, ...]]:
+    """({play index: value} of ``seat``'s cards of today whose value this view knows, values
+    shown on top of ``seat``'s deck today, hence not in its hand) for :meth:`HandInference.analyze`."""
+    today_index = view.day - 1
+    if today_index >= len(view.declared):
+        return {}, ()
+    seq = view.declared[today_index][seat]
+    known = {
+        seq.index(slot): value
+        for day, s, slot, value in getattr(view, "known_cards", ())
+        if day == today_index and s == seat and slot in seq and slot > 0
+    }
+    shown = []
+    for event in view.history:
+        if event[0] == "deck_top" and event[1] == view.day and event[2] == seat:
+            shown.append(event[3])
+        elif event[0] in DISTURBING_EVENTS and event[1] == view.day and event[2] == seat:
+            shown = []  # a draw or a card put back: the deck top may be in hand now
+    return known, tuple(shown)
+
+
+def challenge_propensity(view, prior: tuple[float, float] = (1.0, 2.0)) -> list[float]:
+    """Per seat: (challenges made + a) / (cards it could have challenged + b).
+
+    A card "could have been challenged" by a seat when another player declared it while that seat
+    had a free henchman; free henchmen are replayed from the public log (challenges, reveals,
+    bail), starting from the rules' free henchmen.
+    """
+    rules = view.rules
+    n = view.num_players
+    free = [rules.henchmen - rules.henchmen_in_jail] * n
+    made = [0] * n
+    chances = [0] * n
+    for event in view.history:
+        kind = event[0]
+        if kind == "plan":
+            p = event[2]
+            for o in range(n):
+                if o != p and free[o] > 0:
+                    chances[o] += 1
+        elif kind == "challenge":
+            o = event[2]
+            made[o] += 1
+            free[o] = max(0, free[o] - 1)
+        elif kind == "reveal":
+            bluff, owners = event[5], event[6]
+            if bluff:
+                for o in owners:
+                    free[o] += 1
+        elif kind in ("bail", "free"):
+            free[event[3]] += 1
+        elif kind == "place_henchman":
+            free[event[3]] = max(0, free[event[3]] - 1)
+        elif kind == "jail" and len(event) > 2:
+            free[event[2]] = max(0, free[event[2]] - 1)
+    a, b = prior
+    return [(made[o] + a) / (chances[o] + b) for o in range(n)]

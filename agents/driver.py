@@ -1,0 +1,136 @@
+"""Run one game between bots through the AEC environment and collect per-seat statistics.
+
+    from agents import make
+    from agents.driver import play_game
+    result = play_game({"num_players": 4, "game_length": "short"},
+                       [make("heuristic"), make("random"), make("random"), make("random")], seed=0)
+    result["scores"], result["winner"], result["stats"][0]["bluffs_caught"]
+
+Each bot gets ``act(observation, view=seat_view(game, seat))`` (bots with ``wants_view = False``
+get ``view=None``, which saves building it). The statistics are computed after the game from the
+engine's record (``game.history``, ``game.played_log``, the final state), so they count what really
+happened, including values no bot could see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agents.base import Agent
+from granujas_env.engine.game import Game
+from granujas_env.env import raw_env
+from granujas_env.view import seat_view
+
+__all__ = ["play_game", "game_stats", "STAT_KEYS"]
+
+#: Per-seat statistics returned by :func:`game_stats`.
+STAT_KEYS = (
+    "score",
+    "won",
+    "cards_played",
+    "bluffs_played",  # cards played into a slot that is not their value (a 0 is always a bluff)
+    "bluffs_caught",  # own bluffs revealed by a challenge
+    "challenges_made",  # henchmen placed on rivals' cards (challenges, and by card effects)
+    "challenges_correct",  # ... on cards that were bluffs (counted when revealed)
+    "rival_bluffs",  # bluffs played by the other seats (the recall denominator)
+    "safes_held",
+    "safe_tech",  # tech of the Safes held at the end
+    "marks_matched",  # matching Marks (anyone's) on the Safes held: +1 tech each
+    "own_marks_matching",  # this seat's Marks whose face equals the Safe's value (wherever it is)
+    "reputation",
+    "reputation_tech",
+    "granuja_tech",
+    "money",
+)
+
+
+def game_stats(game: Game) -> list[dict[str, int]]:
+    """Per-seat statistics of a finished game (see :data:`STAT_KEYS`)."""
+    n = game.num_players
+    stats = [dict.fromkeys(STAT_KEYS, 0) for _ in range(n)]
+    bluffs_by_seat = [0] * n
+    for by_seat in game.played_log:
+        for seat, cards in enumerate(by_seat):
+            stats[seat]["cards_played"] += len(cards)
+            bluffs = sum(1 for slot, value in cards if value != slot)
+            stats[seat]["bluffs_played"] += bluffs
+            bluffs_by_seat[seat] += bluffs
+    total_bluffs = sum(bluffs_by_seat)
+    for seat in range(n):
+        stats[seat]["rival_bluffs"] = total_bluffs - bluffs_by_seat[seat]
+    for event in game.history:
+        if event[0] == "challenge":
+            stats[event[2]]["challenges_made"] += 1
+        elif event[0] == "place_henchman":  # a freed henchman put on a rival's card by an effect
+            stats[event[3]]["challenges_made"] += 1
+        elif event[0] == "reveal":
+            _, _, seat, _slot, _value, bluff, owners = event
+            if bluff:
+                stats[seat]["bluffs_caught"] += 1
+                for owner in owners:
+                    stats[owner]["challenges_correct"] += 1
+    for safe in game.safes:
+        for owner, face in safe.marks:
+            if face == safe.value:
+                stats[owner]["own_marks_matching"] += 1
+    for seat in range(n):
+        player = game.players[seat]
+        s = stats[seat]
+        if game.game_over:
+            part = game.score_breakdown(seat)
+            s["score"] = part["total"]
+            s["safe_tech"] = part["safes"]
+            s["marks_matched"] = part["marks"]
+            s["reputation_tech"] = part["reputation"]
+            s["granuja_tech"] = part["granujas"]
+        s["won"] = int(game.winner == seat)
+        s["safes_held"] = len(player.safes)
+        s["reputation"] = player.reputation
+        s["money"] = player.money
+    return stats
+
+
+def play_game(
+    env_kwargs: Mapping[str, Any] | None,
+    bots: Sequence[Agent],
+    seed: int,
+    *,
+    bot_seeds: Sequence[int | None] | None = None,
+    max_steps: int = 100_000,
+) -> dict[str, Any]:
+    """Play one game of ``raw_env(**env_kwargs)`` with ``bots[seat]`` in each seat.
+
+    ``seed`` fixes the deal; ``bot_seeds`` (one per seat) reseeds each bot with ``reset(seed)``
+    (default: ``reset()`` with no seed). Returns ``{"seed", "scores", "winner", "steps",
+    "stats"}`` where ``stats[seat]`` is the dict of :func:`game_stats`.
+    """
+    env = raw_env(**dict(env_kwargs or {}))
+    if len(bots) != len(env.possible_agents):
+        raise ValueError(f"{len(env.possible_agents)} seats but {len(bots)} bots")
+    env.reset(seed=seed)
+    game = env.game
+    assert game is not None
+    for seat, bot in enumerate(bots):
+        bot.reset(seed=None if bot_seeds is None else bot_seeds[seat])
+    wants = [getattr(bot, "wants_view", True) for bot in bots]
+    steps = 0
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last(observe=False)
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = env.agent_name_mapping[agent]
+        observation = env.observe(agent)
+        view = seat_view(game, seat) if wants[seat] else None
+        env.step(bots[seat].act(observation, view=view))
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
+    return {
+        "seed": seed,
+        "scores": list(game.scores or []),
+        "winner": game.winner,
+        "steps": steps,
+        "stats": game_stats(game),
+    }
