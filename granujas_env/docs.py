@@ -66,6 +66,10 @@ def _effect_words(steps: tuple) -> str:
     return "; ".join(words) or "-"
 
 
+def _slots(slots: frozenset[int]) -> str:
+    return "/".join("A" if s == 1 else str(s) for s in sorted(slots))
+
+
 def _copies(cards: list, fields: tuple[str, ...]) -> str:
     counts: dict[tuple, int] = {}
     for card in cards:
@@ -73,7 +77,11 @@ def _copies(cards: list, fields: tuple[str, ...]) -> str:
         counts[key] = counts.get(key, 0) + 1
     parts = []
     for key, count in counts.items():
-        detail = ", ".join(f"{f.replace('_', ' ')} {v}" for f, v in zip(fields, key[1:]))
+        detail = ", ".join(
+            f"{f.replace('_', ' ')} {_slots(v) if f == 'slots' else v}"
+            for f, v in zip(fields, key[1:])
+            if not (f == "slots" and not v)
+        )
         parts.append(f"{count}x {key[0]} ({detail})")
     return "<br>".join(parts)
 
@@ -98,8 +106,6 @@ def cards_markdown() -> str:
     for trait in catalog.traits.values():
         cards = [c for c in catalog.trait_cards if c.trait is trait]
         when = trait.timing.replace("_", " ")
-        if trait.slots:
-            when += " " + "/".join("A" if s == 1 else str(s) for s in sorted(trait.slots))
         if trait.arrows:
             when += " " + "/".join(sorted(trait.arrows))
         adds = ", ".join(sorted(trait.modifiers))
@@ -107,7 +113,7 @@ def cards_markdown() -> str:
             adds = "; ".join(x for x in (adds, _effect_words(trait.before + trait.after)) if x)
         lines.append(
             f"| {trait.name} ({trait.gloss}) | {when} | {adds or '-'} | "
-            f"{_copies(cards, ('cost', 'tech'))} | {trait.provenance}: {trait.basis} |\n"
+            f"{_copies(cards, ('cost', 'tech', 'slots'))} | {trait.provenance}: {trait.basis} |\n"
         )
     return "".join(lines)
 

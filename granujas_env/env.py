@@ -22,6 +22,7 @@ from .engine import actions as A
 from .engine.data import load_catalog
 from .engine.game import Game, GameConfig, default_data
 from .render import render_text
+from .view import SeatView, seat_view
 
 REWARD_MODES = ("win", "score")
 RENDER_MODES = ("human", "ansi")
@@ -169,6 +170,11 @@ class raw_env(AECEnv, EzPickle):
     def render_seat(self, agent: str) -> str:
         """The table as ``agent`` sees it: public state plus that seat's own information."""
         return render_text(self._require_game(), viewer=self.agent_name_mapping[agent])
+
+    def seat_view(self, agent: str) -> SeatView:
+        """Semantic view of what ``agent`` may know (for rule-based bots); same information as
+        its observation, as Python objects."""
+        return seat_view(self._require_game(), self.agent_name_mapping[agent])
 
     def close(self) -> None:
         pass

@@ -18,6 +18,7 @@ from granujas_env.engine.game import Game
 from .env import raw_env
 from .render import SLOT_NAMES, granuja_name, render_text
 
+DEFAULT_AGENTS = "heuristic,honest,random,heuristic"
 _OPTIONS = ("sells information (+2 $)", "pays bail", "bribes the sheriff (12 $)")
 
 
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy-cards", action="store_true", help="use the Strategy cards rule")
     parser.add_argument(
         "--agents",
-        default="random",
+        default=DEFAULT_AGENTS,
         help=f"comma-separated bot names, one per seat or one for all (known: {', '.join(agents.available())})",
     )
     args = parser.parse_args(argv)
@@ -96,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         names = args.agents.split(",")
         if len(names) == 1:
             names = names * args.players
+        elif args.agents == DEFAULT_AGENTS:
+            names = names[: args.players]
         if len(names) != args.players:
             raise ValueError(f"--agents needs 1 or {args.players} names, got {len(names)}")
         bots = [agents.make(name, seed=args.seed + i) for i, name in enumerate(names)]
@@ -112,7 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         seat = env.agent_name_mapping[agent]
-        env.step(None if term or trunc else bots[seat].act(obs))
+        if term or trunc:
+            env.step(None)
+            continue
+        bot = bots[seat]
+        view = env.seat_view(agent) if getattr(bot, "wants_view", True) else None
+        env.step(bot.act(obs, view))
         for event in game.history[seen:]:
             line = narrate(game, event)
             if line:

@@ -191,3 +191,19 @@ def test_registered_in_pettingzoo_registry() -> None:
     env.reset(seed=0)
     assert env.agents == ["player_0", "player_1", "player_2"]
     assert env.unwrapped.metadata["name"] == "granujas_v0"
+
+
+def test_play_command_runs_a_narrated_game_to_the_score_table(capsys) -> None:
+    from granujas_env.play import main
+
+    assert main(["--players", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "plays a card face down" in out and "<- winner" in out
+    assert main(["--players", "5"]) == 2
+
+
+def test_seat_view_is_offered_by_the_env() -> None:
+    env = granujas_env.raw_env(num_players=2)
+    env.reset(seed=0)
+    view = env.seat_view(env.agent_selection)
+    assert view is not None
