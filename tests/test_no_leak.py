@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from hidden import hide_shuffle, random_midgame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,56 +24,12 @@ from granujas_env.render import render_text
 LAYOUT = ObservationLayout(*reversed(default_data()))
 
 
-def random_midgame(seed: int, players: int, strategy: bool = False) -> Game:
-    rng = random.Random(seed)
-    config = GameConfig(num_players=players, game_length="long", strategy_cards=strategy)
-    game = Game(config, seed=seed)
-    for _ in range(rng.randrange(20, 400)):
-        if game.game_over:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    return game
-
-
-def hide_shuffle(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy where everything ``seat`` may not know is changed, everything else kept."""
-    other = copy.deepcopy(game)
-    for player in other.players:
-        rng.shuffle(player.deck)
-        if player.seat == seat:
-            continue
-        # deal the opponent's hidden values anew between hand and face-down cards (cards of this
-        # day are all face down; challenged ones are revealed only at the end of the day)
-        # (except cards the observer saw: peeked at (Periodista) or played face up (Honesto))
-        day = len(other.played_log) - 1
-        seen = other.players[seat].peeked
-        hidden_played = [
-            c for c in player.played if c.slot != 0 and (day, player.seat, c.slot) not in seen
-        ]
-        pool = player.hand + [c.value for c in hidden_played]
-        rng.shuffle(pool)
-        player.hand = sorted(pool[: len(player.hand)])
-        for card, value in zip(hidden_played, pool[len(player.hand) :]):
-            card.value = value
-        by_slot = {c.slot: c.value for c in player.played}
-        log = other.played_log[-1][player.seat]
-        other.played_log[-1][player.seat] = [(slot, by_slot.get(slot, v)) for slot, v in log]
-    unknown = [s for s in other.safes if s.id not in other.players[seat].known_safes]
-    values = [s.value for s in unknown]
-    rng.shuffle(values)
-    for safe, value in zip(unknown, values):
-        safe.value = value
-    rng.shuffle(other.trait_deck)
-    rng.shuffle(other.occ_deck)
-    return other
-
-
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]), strategy=st.booleans())
 def test_hidden_changes_do_not_change_observation_mask_or_view(
     seed: int, players: int, strategy: bool
 ) -> None:
-    game = random_midgame(seed, players, strategy)
+    game = random_midgame(seed, players, "long", strategy)
     rng = random.Random(seed)
     for seat in range(players):
         changed = hide_shuffle(game, seat, rng)

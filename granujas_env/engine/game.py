@@ -784,11 +784,16 @@ class Game:
         self._emit(frame.player, "peek")
 
     def _answer_steal_target(self, frame: Frame, action: int) -> None:
-        self._take_safe(frame.player, self._safe_at(action))
+        self.take_safe(frame.player, self._safe_at(action))
 
-    def _take_safe(self, p: int, sid: int) -> None:
+    def take_safe(self, p: int, sid: int) -> None:
+        """``p`` steals Safe ``sid`` from the board or the unused pile, keeping every Mark on it;
+        over the Safe limit, an abandon decision follows."""
         safe = self.safes[sid]
-        self.board[safe.location][safe.board_pos] = None
+        if safe.board_pos >= 0:
+            self.board[safe.location][safe.board_pos] = None
+        else:
+            self.unused[safe.location].remove(sid)
         safe.board_pos = -1
         safe.holder = p
         player = self.players[p]

@@ -523,17 +523,7 @@ def _legal_steal_unused_target(game: Game, frame: Frame) -> list[int]:
 
 
 def _answer_steal_unused_target(game: Game, frame: Frame, action: int) -> None:
-    p = frame.player
-    sid = game.unused[action - A.LOCATION].pop()
-    safe = game.safes[sid]
-    safe.holder = p
-    safe.board_pos = -1
-    player = game.players[p]
-    player.safes.append(sid)
-    player.known_safes.add(sid)
-    game.history.append(("steal", game.day, p, sid))
-    if len(player.safes) > game.day:
-        game._push("abandon", p)
+    game.take_safe(frame.player, game.unused[action - A.LOCATION][-1])
 
 
 # ------------------------------------------------------------------------------------ registration
