@@ -156,7 +156,7 @@ class ObservationLayout:
         n = game.num_players
         off = self.offset
         rel = [(s - seat) % n for s in range(n)]
-        idx: list[int] = []  # positions set to 1.0 (repeats add up to counts)
+        idx: list[int] = []  # positions set to 1.0
         pos: list[int] = []  # positions set to the value at the same index of ``val``
         val: list[float] = []
 
@@ -243,6 +243,7 @@ class ObservationLayout:
             idx.append(rep_base + r * sq + player.reputation)
 
         known = me.known_safes
+        marks: list[int] = []  # Mark counts: the only positions that may repeat
         board0, held0 = off["board_safes"], off["held_safes"]
         for safe in game.safes:
             if safe.board_pos >= 0:
@@ -256,7 +257,7 @@ class ObservationLayout:
             if safe.id in known:
                 idx.append(base - 1 + safe.value)
             base += 1 + FACES - 2
-            idx += [base + rel[owner] * FACES + face for owner, face in safe.marks]
+            marks += [base + rel[owner] * FACES + face for owner, face in safe.marks]
         for loc, pile in enumerate(game.unused):
             if pile:
                 base = off["unused_safes"] + loc * (1 + FACES)
@@ -276,8 +277,13 @@ class ObservationLayout:
         for day_index, s, slot, value in game.known_card_values(seat):
             idx.append(hist + ((day_index * P + rel[s]) * POSITIONS + slot) * width + 1 + value)
 
-        obs = np.bincount(idx, minlength=self.size).astype(np.float32)
+        obs = np.zeros(self.size, dtype=np.float32)
+        obs[idx] = 1.0
         obs[pos] = val
+        if len(set(marks)) == len(marks):
+            obs[marks] = 1.0
+        else:
+            np.add.at(obs, marks, 1.0)
 
         g = self.granuja_size
         vector = self.granuja_vector
