@@ -232,7 +232,7 @@ def test_public_record_and_propensity_from_a_game() -> None:
     days, today = public_record(view, 1)
     assert len(days) == game.last_day - 1
     prop = challenge_propensity(view)
-    assert len(prop) == 3 and all(0.0 < p < 1.0 for p in prop)
+    assert len(prop) == 3 and all(0.0 <= p <= 1.0 for p in prop)
 
 
 def test_known_values_today_settle_the_question() -> None:

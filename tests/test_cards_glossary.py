@@ -680,12 +680,6 @@ def test_codicioso_r55_hired_after_the_money_is_not_offered() -> None:
     expect(game, "ability", 0, [A.PASS, A.LEADER])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="R55 implies the +1 $ icon is money gained by using a Granuja (it would offer a "
-    "Codicioso already on the sheet): the engine's extra_money emits no money_from_granuja; "
-    "emitting it needs triggers bound to the sheet at the event (rule 0.4-3) to keep R55",
-)
 def test_codicioso_r55_extra_money_offers_a_codicioso_already_on_the_sheet() -> None:
     """R55 (converse): the Corrupto's +1 $ is money gained by using a Granuja: a Codicioso
     already on the sheet is offered (Perro/a Corrupto: the +1 $ is its only money)."""

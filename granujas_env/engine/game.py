@@ -594,6 +594,7 @@ class Game:
             data["twice"] = own_timing and "use_twice" in trait.modifiers
             if own_timing and "extra_money" in trait.modifiers:
                 self.players[p].money += 1
+                self._emit(p, "money_from_granuja")  # money gained by using a Granuja
             data["stage"] = "first_done"
             self._push("effect", p, steps=steps, pc=0, safe=-1, granuja=g.uid)
         elif stage == "first_done":
@@ -681,22 +682,32 @@ class Game:
 
     # ------------------------------------------------------------------ timing triggers
     def _emit(self, seat: int, event: str) -> None:
-        self.events.append((seat, event))
+        # A timing text is offered for the event only to the Granujas on the sheet when it
+        # happens (Matasanos ruling on Codicioso: not to one hired afterwards).
+        uids = tuple(g.uid for g in self.players[seat].sheet if g is not None)
+        self.events.append((seat, event, uids))
 
     def _run_triggers(self, frame: Frame) -> None:
         events = frame.data["events"]
         if not events:
             self.stack.pop()
             return
-        seat, event = events.pop(0)
+        seat, event, uids = events.pop(0)
         timing = _EVENT_TIMING.get(event)
         if timing is not None:
-            self._push("trigger", seat, timing=timing)
+            self._push("trigger", seat, timing=timing, uids=list(uids))
 
     def _legal_trigger(self, frame: Frame) -> list[int]:
-        p, timing = frame.player, frame.data["timing"]
+        p, timing, uids = frame.player, frame.data["timing"], frame.data["uids"]
         sheet = self.players[p].sheet
-        return [A.PASS, *(A.SHEET + i for i, g in enumerate(sheet) if self._usable(p, g, timing))]
+        return [
+            A.PASS,
+            *(
+                A.SHEET + i
+                for i, g in enumerate(sheet)
+                if g is not None and g.uid in uids and self._usable(p, g, timing)
+            ),
+        ]
 
     def _answer_trigger(self, frame: Frame, action: int) -> None:
         if action != A.PASS:
