@@ -3,6 +3,7 @@
 from agents.base import Agent, legal_actions
 from agents.heuristic import HeuristicAgent
 from agents.honest import HonestAgent
+from agents.policy import load  # agents.load("bluffer"): a shipped trained model
 from agents.random_agent import RandomAgent
 from agents.registry import REGISTRY, available, make, register
 
@@ -18,6 +19,7 @@ __all__ = [
     "REGISTRY",
     "available",
     "legal_actions",
+    "load",
     "make",
     "register",
 ]

@@ -1,0 +1,413 @@
+"""The single-seat training wrapper, the training script and the PolicyAgent.
+
+(a) every reward of the learner's seat is delivered, including rewards earned while other seats
+    (or the learner's delegate) decide: a scripted game where the learner's bluffs are caught at
+    the end of the day, under an env that pays reputation changes as they happen; and, over many
+    random games, the learner's total equals the AEC env's final reward for its seat;
+(b) ``action_masks()`` is exactly the learner's legal actions, only at its own decisions;
+(c) ``python -m train.train --mode bluff --quick`` saves a model that ``PolicyAgent`` loads and
+    plays legally.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.policy import _decision_of
+from granujas_env.engine import actions as A
+from granujas_env.env import raw_env
+from train.single_seat import ALL_DECISIONS, MODES, SingleSeatEnv, resolve_decisions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CARD0 = 2  # action id of poker card 0 (ids 2-8: 0, A, 2..6)
+SLOT_A = 9  # action id of slot A (ids 9-14: A, 2..6)
+
+
+def first_legal(observation, view=None) -> int:
+    """Pass when allowed, else the lowest legal id (a plain callable opponent)."""
+    legal = np.flatnonzero(observation["action_mask"])
+    return 0 if 0 in legal else int(legal[0])
+
+
+def challenger(observation, view=None) -> int:
+    """Challenges every card it can (confirm), otherwise plays like :func:`first_legal`."""
+    legal = np.flatnonzero(observation["action_mask"])
+    return A.CONFIRM if A.CONFIRM in legal else first_legal(observation)
+
+
+class ReputationRewardEnv(raw_env):
+    """raw_env that also pays every seat its reputation change at every step (so rewards land
+    while other seats decide) and logs ``(mover, rewards)`` of every step."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.log: list[tuple[str, dict[str, float]]] = []
+
+    def reset(self, seed=None, options=None) -> None:
+        super().reset(seed=seed, options=options)
+        self.log = []
+
+    def step(self, action) -> None:
+        game = self.game
+        mover = self.agent_selection
+        before = [p.reputation for p in game.players]
+        super().step(action)
+        for i, agent in enumerate(self.possible_agents):
+            base = self.rewards[agent] if game.game_over else 0.0
+            self.rewards[agent] = base + float(game.players[i].reputation - before[i])
+        self.log.append((mover, dict(self.rewards)))
+
+
+def bluffing_learner(env: SingleSeatEnv, chosen: dict) -> int:
+    """Plays every card into a slot that is not its value; never challenges."""
+    legal = np.flatnonzero(env.action_masks())
+    kind = env.game.stack[-1].kind
+    if kind == "plan_card":
+        chosen["card"] = int(legal[0]) - CARD0  # card value (0 = the 0, 1 = A)
+        return int(legal[0])
+    if kind == "plan_slot":
+        bluffs = [a for a in legal if int(a) - SLOT_A + 1 != chosen["card"]]
+        return int(bluffs[0] if bluffs else legal[0])
+    return 0 if 0 in legal else int(legal[0])
+
+
+# (players, learner seat, seed, who ends the day with the reveals): a rival's move, or a move of
+# the learner's seat played by its delegate (not one of the learner's own steps either way)
+SCRIPTED = [(2, 1, 2, "rival"), (3, 0, 3, "rival"), (2, 0, 3, "delegate")]
+
+
+@pytest.mark.parametrize("players,learner_seat,seed,ender", SCRIPTED)
+def test_caught_bluff_penalty_reaches_the_learner(
+    players: int, learner_seat: int, seed: int, ender: str
+) -> None:
+    envs: list[ReputationRewardEnv] = []
+
+    def env_fn(n: int) -> ReputationRewardEnv:
+        envs.append(ReputationRewardEnv(num_players=n))
+        return envs[-1]
+
+    env = SingleSeatEnv(
+        num_players=players,
+        decisions="bluff",
+        opponents=[challenger],
+        delegate=first_legal,
+        seat=learner_seat,
+        env_fn=env_fn,
+        seed=seed,
+    )
+    inner = envs[0]
+    me = inner.possible_agents[learner_seat]
+    env.reset(seed=seed)
+    delivered, chosen = [], {}
+    learner_turns = []  # index in inner.log of each learner step
+    done = False
+    while not done:
+        learner_turns.append(len(inner.log))
+        _, reward, done, _, _ = env.step(bluffing_learner(env, chosen))
+        delivered.append(reward)
+    game = env.game
+    caught = [e for e in game.history if e[0] == "reveal" and e[2] == learner_seat and e[5]]
+    assert caught, "the scripted learner's bluffs were never caught"
+    # the caught-bluff penalties were paid on steps the learner did not take
+    penalties = [i for i, (_, r) in enumerate(inner.log) if r[me] < 0]
+    assert penalties and not set(penalties) <= set(learner_turns)
+    movers = {inner.log[i][0] for i in penalties if i not in learner_turns}
+    if ender == "rival":
+        assert movers - {me}, "expected a penalty paid on a rival's move"
+    else:
+        assert movers == {me}
+    # every reward of the learner's seat reached it, and nothing else did
+    assert sum(delivered) == pytest.approx(sum(r[me] for _, r in inner.log))
+    assert env.episode_reward == pytest.approx(sum(delivered))
+    # a wrapper that only returns the reward of the learner's own steps loses them
+    own_steps_only = sum(inner.log[i][1][me] for i in learner_turns)
+    assert own_steps_only > sum(delivered)
+
+
+@pytest.mark.parametrize("reward", ["win", "score"])
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_learner_total_equals_final_reward_over_random_games(mode: str, reward: str) -> None:
+    env = SingleSeatEnv(
+        num_players=(2, 3, 4),
+        decisions=mode,
+        opponents=["random"],
+        delegate="random",
+        reward=reward,
+        seed=11,
+    )
+    rng = random.Random(5)
+    env.reset(seed=5)
+    seats = set()
+    for _ in range(25):
+        total, done = 0.0, False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, r, done, truncated, info = env.step(int(rng.choice(legal)))
+            assert not truncated
+            total += r
+        game = env.game
+        values = game.returns() if reward == "win" else game.score_margins()
+        assert total == pytest.approx(values[env.seat])
+        assert total == pytest.approx(env.env._cumulative_rewards[env.agent])
+        assert info["won"] == int(game.winner == env.seat)
+        seats.add((game.num_players, env.seat))
+        env.reset()
+    assert len(seats) > 3  # the seat rotates and the player count varies
+
+
+def test_shaping_only_redistributes_the_reward() -> None:
+    env = SingleSeatEnv(
+        num_players=4, decisions="full", opponents=["random"], reward="score", shaping=1.0, seed=2
+    )
+    rng = random.Random(2)
+    for episode in range(10):
+        env.reset(seed=100 + episode)
+        phi0, total, done = env._phi, 0.0, False
+        while not done:
+            _, r, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            total += r
+        assert total == pytest.approx(env.game.score_margins()[env.seat] - phi0)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_action_masks_are_the_learners_legal_actions(mode: str) -> None:
+    env = SingleSeatEnv(
+        num_players=(2, 4), decisions=mode, opponents=["random"], delegate="random", seed=4
+    )
+    kinds = resolve_decisions(mode)
+    rng = random.Random(4)
+    obs, info = env.reset(seed=4)
+    steps = 0
+    for _ in range(8):
+        done = False
+        while not done:
+            game = env.game
+            mask = env.action_masks()
+            assert mask.dtype == bool and mask.shape == (env.action_space.n,)
+            assert game.current_player == env.seat
+            assert info["decision"] == game.stack[-1].kind and info["decision"] in kinds
+            assert np.flatnonzero(mask).tolist() == sorted(game.legal_actions())
+            aec = env.env.observe(env.agent)
+            assert np.array_equal(aec["action_mask"].astype(bool), mask)
+            assert np.array_equal(obs, aec["observation"])
+            assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            steps += 1
+        assert not env.action_masks().any()
+        obs, info = env.reset()
+    assert steps > 0
+
+
+def test_demonstrations_for_the_imitation_warm_start() -> None:
+    env = SingleSeatEnv(num_players=3, decisions="bluff", opponents=["random"], seed=1)
+    data = env.collect_demonstrations(60, gamma=1.0)
+    k = len(data["actions"])
+    assert k >= 60
+    assert data["obs"].shape == (k, env.observation_space.shape[0])
+    assert data["masks"].shape == (k, env.action_space.n)
+    assert data["masks"][np.arange(k), data["actions"]].all()  # the teacher played legally
+    assert data["returns"].shape == (k,)
+    # gamma = 1: the last game's first return is its whole reward
+    assert data["returns"][-env.learner_steps] == pytest.approx(env.episode_reward)
+
+
+def test_decisions_modes() -> None:
+    assert resolve_decisions("full") == ALL_DECISIONS
+    assert resolve_decisions(None) == ALL_DECISIONS
+    assert resolve_decisions("bluff") == {"plan_card", "plan_slot", "challenge"}
+    assert {"peek_target", "mark_face", "steal_target", "abandon", "sheriff_option"} <= MODES[
+        "safe"
+    ]
+    assert MODES["safe"] <= ALL_DECISIONS
+    with pytest.raises(ValueError):
+        resolve_decisions("nonsense")
+    with pytest.raises(ValueError):
+        resolve_decisions({"not_a_kind"})
+
+
+def test_decision_kind_decoded_from_the_observation() -> None:
+    env = raw_env(num_players=3)
+    env.reset(seed=9)
+    rng = random.Random(9)
+    while not env.game.game_over:
+        obs = env.observe(env.agent_selection)
+        assert _decision_of(obs) == env.game.stack[-1].kind
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_agents_import_without_torch() -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None; sys.modules['sb3_contrib'] = None; "
+        "sys.modules['stable_baselines3'] = None; "
+        "import agents, agents.policy, train.single_seat; "
+        "assert 'torch' not in [m for m in sys.modules if sys.modules[m] is not None]; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "ok" in out.stdout
+
+
+# ------------------------------------------------------------------ needs torch + sb3-contrib
+def test_subproc_vec_env_action_masks() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    from train.train import make_env_fn
+
+    fns = [
+        make_env_fn(
+            i,
+            mode="bluff",
+            players=(4,),
+            length="short",
+            opponents=["random"],
+            weights=None,
+            delegate="random",
+            reward="win",
+            shaping=0.0,
+            seed=0,
+        )
+        for i in range(2)
+    ]
+    vec = SubprocVecEnv(fns)
+    try:
+        vec.reset()
+        for _ in range(50):
+            masks = get_action_masks(vec)
+            assert masks.shape == (2, A.NUM_ACTIONS) and masks.any(axis=1).all()
+            actions = [int(np.random.default_rng(0).choice(np.flatnonzero(m))) for m in masks]
+            vec.step(np.array(actions))
+    finally:
+        vec.close()
+
+
+@pytest.fixture(scope="module")
+def quick_model(tmp_path_factory) -> Path:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path_factory.mktemp("quick") / "bluff"
+    cmd = [
+        sys.executable,
+        "-m",
+        "train.train",
+        "--mode",
+        "bluff",
+        "--quick",
+        "--seed",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--bc-samples",
+        "300",
+    ]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+def test_quick_training_saves_model_and_card(quick_model: Path) -> None:
+    model = quick_model / "model.zip"
+    assert model.is_file() and model.stat().st_size < 5_000_000
+    card = json.loads((quick_model / "model_card.json").read_text())
+    for key in ("command", "steps", "wall_time_s", "machine", "opponents", "seed", "decisions"):
+        assert key in card, key
+    assert card["steps"] >= 2048 and card["seed"] == 1 and card["mode"] == "bluff"
+    assert set(card["decisions"]) == MODES["bluff"]
+    assert card["machine"]["cpu_count"] >= 1
+    assert card["behaviour_cloning"]["samples"] >= 300
+    assert any((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))
+    assert any((quick_model / "tb").rglob("events.out.tfevents.*"))
+
+
+def test_resume_from_checkpoint(quick_model: Path, tmp_path: Path) -> None:
+    ckpt = sorted((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))[-1]
+    out = tmp_path / "resumed"
+    cmd = [sys.executable, "-m", "train.train", "--mode", "bluff", "--quick", "--steps", "512"]
+    cmd += ["--resume", str(ckpt), "--out", str(out), "--no-progress"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    card = json.loads((out / "model_card.json").read_text())
+    steps_before = int(ckpt.stem.split("_")[1])
+    assert card["steps"] >= steps_before + 512 and card["resumed_from"] == str(ckpt)
+
+
+def test_policy_agent_plays_legally(quick_model: Path) -> None:
+    import agents
+    from agents.driver import play_game
+    from agents.policy import PolicyAgent, load
+
+    bot = PolicyAgent(quick_model / "model.zip")
+    assert bot.decisions == MODES["bluff"] and bot.delegate is not None
+    for seed in range(4):
+        rivals = [agents.make("random", seed=seed + i) for i in range(3)]
+        seats = rivals[: seed % 4] + [bot] + rivals[seed % 4 :]
+        play_game({"num_players": 4}, seats, seed=seed)  # raw_env raises on an illegal action
+    assert bot.policy_calls > 0 and bot.delegated_calls > 0
+    # numpy inference = the model's own masked argmax
+    full = load(str(quick_model / "model.zip"), decisions="full")
+    env = raw_env(num_players=2)
+    env.reset(seed=0)
+    rng = random.Random(0)
+    while not env.game.game_over:
+        obs = env.observe(env.agent_selection)
+        legal = np.flatnonzero(obs["action_mask"])
+        mine = full.act(obs)
+        ref, _ = full.model.predict(
+            obs["observation"], action_masks=obs["action_mask"].astype(bool), deterministic=True
+        )
+        assert mine == int(ref) and mine in legal
+        env.step(int(rng.choice(legal)))
+
+
+def test_checkpoint_as_opponent_and_league(quick_model: Path, tmp_path: Path) -> None:
+    """A saved model is a pool entry (frozen checkpoint); ``--league`` adds snapshots."""
+    env = SingleSeatEnv(
+        num_players=3, decisions="full", opponents=[str(quick_model / "model.zip")], seed=0
+    )
+    env.reset(seed=0)
+    rng = random.Random(0)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert info["opponents"] == [str(quick_model / "model.zip")] * 2
+    assert all(bot.policy_calls > 0 for bot in env.opponents if bot is not None)
+    out = tmp_path / "league"
+    cmd = [
+        sys.executable,
+        "-m",
+        "train.train",
+        "--mode",
+        "full",
+        "--league",
+        "--quick",
+        "--steps",
+        "1024",
+        "--league-every",
+        "512",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["league"] and len(card["league_snapshots"]) >= 1
+    assert "random" in card["opponents"]  # --league default pool: heuristic (if registered), random
+
+
+def test_load_unknown_model_lists_shipped() -> None:
+    from agents.policy import load
+
+    with pytest.raises(ValueError, match="unknown model"):
+        load("no-such-model")

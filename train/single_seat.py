@@ -1,0 +1,486 @@
+"""Single-seat Gymnasium view of the granujas AEC game, for MaskablePPO.
+
+The learner holds one seat; the other seats are played *inside* :meth:`SingleSeatEnv.step` by bots
+or frozen checkpoints drawn from an opponent pool, and so are the learner's own decisions of kinds
+it does not control (played by a ``delegate`` bot). Every reward the learner's seat earns while
+others decide is summed and delivered with its next step, or at the end of the game: PettingZoo's
+SB3 action-masking tutorial wrapper returns only the mover's reward and so loses exactly the
+bluffing signal (a bluff caught on a rival's turn or at the end of the day, a rival's steal).
+
+    from train.single_seat import SingleSeatEnv, MODES
+    env = SingleSeatEnv(num_players=4, decisions="bluff", opponents=["heuristic"], delegate="heuristic")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_masks().nonzero()[0][0])
+
+* ``observation_space`` is the AEC env's flat float32 observation ``Box``; ``action_space`` its
+  ``Discrete(N)``; :meth:`SingleSeatEnv.action_masks` the legal ids of the learner's pending
+  decision (what sb3-contrib's ``MaskablePPO`` asks every env for, through ``SubprocVecEnv`` too).
+* ``decisions``: the decision kinds the learner controls: a mode name of :data:`MODES`
+  (``"bluff"``: the Plan and challenges; ``"safe"``: peek/mark/steal/abandon/bribe; ``"full"``:
+  every kind) or an explicit set of kinds.
+* Opponents: a pool of *specs*, one drawn per opponent seat and episode: a registered bot name
+  (``agents.make(name, seed=...)``), a path to a saved model ``.zip`` (a frozen checkpoint played
+  by :class:`agents.policy.PolicyAgent`), an :class:`agents.Agent`, or any callable
+  ``(observation, view) -> action``. :meth:`SingleSeatEnv.add_opponent` grows the pool while
+  training (the league; call it through ``VecEnv.env_method``).
+* Seat: ``seat=None`` rotates the learner's seat every episode (each env starts at its own
+  offset), an int fixes it.
+* ``reward``: the AEC env's terminal reward, ``"win"`` (+1 / -1/(N-1)) or ``"score"`` (score
+  margin against the best rival, normalised). ``shaping`` (default 0) adds potential-based shaping
+  ``shaping * (phi(s') - phi(s))`` with ``phi`` = the learner's current score margin (tech held
+  now: Safes + matching Marks + reputation square + Granujas, against the best rival, scaled by the
+  rules' score scale) and ``phi(end) = 0``, so it changes no optimal policy (Ng et al., 1999) but
+  tells the learner at once that a caught bluff cost it reputation.
+
+A game in which the learner never gets a decision of its kinds (possible in ``"safe"`` mode: no
+peek, steal or Sheriff's Office for that seat) is skipped inside :meth:`reset`: an episode without
+an action cannot be expressed in Gymnasium (its reward carries no signal for the learner's
+choices anyway).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from granujas_env.codecs import KINDS
+from granujas_env.env import raw_env
+from granujas_env.view import seat_view
+
+__all__ = [
+    "BLUFF_DECISIONS",
+    "SAFE_DECISIONS",
+    "ALL_DECISIONS",
+    "MODES",
+    "SingleSeatEnv",
+    "resolve_decisions",
+    "default_bot_name",
+    "make_bot",
+]
+
+BLUFF_DECISIONS = frozenset({"plan_card", "plan_slot", "challenge"})
+SAFE_DECISIONS = frozenset(
+    {
+        "peek_target",
+        "mark_face",
+        "mark_source",
+        "steal_target",
+        "abandon",
+        "unused_location",
+        "sheriff_option",
+    }
+)
+ALL_DECISIONS = frozenset(KINDS)
+MODES: dict[str, frozenset[str]] = {
+    "bluff": BLUFF_DECISIONS,
+    "safe": SAFE_DECISIONS,
+    "full": ALL_DECISIONS,
+}
+
+MAX_SKIPPED_GAMES = 100  # reset() gives up after this many games without a learner decision
+
+
+def resolve_decisions(decisions: str | Iterable[str] | None) -> frozenset[str]:
+    """A mode name (``bluff``, ``safe``, ``full``), a set of decision kinds, or None (= full)."""
+    if decisions is None:
+        return ALL_DECISIONS
+    if isinstance(decisions, str):
+        try:
+            return MODES[decisions]
+        except KeyError:
+            raise ValueError(
+                f"unknown decisions mode {decisions!r}; modes: {sorted(MODES)}"
+            ) from None
+    kinds = frozenset(decisions)
+    unknown = kinds - ALL_DECISIONS
+    if unknown:
+        raise ValueError(
+            f"unknown decision kinds {sorted(unknown)}; known: {sorted(ALL_DECISIONS)}"
+        )
+    if not kinds:
+        raise ValueError("the learner must control at least one decision kind")
+    return kinds
+
+
+def default_bot_name() -> str:
+    """``"heuristic"`` when that bot is registered, else ``"random"``."""
+    import agents
+
+    return "heuristic" if "heuristic" in agents.available() else "random"
+
+
+class _CallableBot:
+    """Adapts a plain callable ``(observation, view) -> action`` to the Agent interface."""
+
+    wants_view = True
+
+    def __init__(self, fn: Callable[[Mapping[str, np.ndarray], Any], int]) -> None:
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.fn, "reset", None)
+        if callable(reset):
+            reset(seed=seed)
+
+    def act(self, observation: Mapping[str, np.ndarray], view: Any = None) -> int:
+        return int(self.fn(observation, view))
+
+
+def make_bot(spec: Any, seed: int | None = None) -> Any:
+    """An object with ``act(observation, view=...)`` and ``reset(seed=...)`` from a pool spec:
+    a registered bot name, a saved model path (``*.zip``), an Agent, or a callable."""
+    if isinstance(spec, str):
+        if spec.endswith(".zip"):
+            from agents.policy import PolicyAgent
+
+            return PolicyAgent(spec, seed=seed)
+        import agents
+
+        if spec == "heuristic" and "heuristic" not in agents.available():
+            spec = "random"
+        try:
+            return agents.make(spec, seed=seed)
+        except TypeError:  # a factory without a seed argument
+            return agents.make(spec)
+    if hasattr(spec, "act"):
+        return spec
+    if callable(spec):
+        return _CallableBot(spec)
+    raise TypeError(
+        f"cannot make a bot from {spec!r}: expected a name, a .zip path, an Agent or a callable"
+    )
+
+
+class _LazyObservation(Mapping):
+    """The PettingZoo observation dict of the deciding seat, encoded only when read: rule-based
+    bots read the action mask only, and encoding the vector is a large share of a step."""
+
+    __slots__ = ("_env", "_agent", "_legal", "_cache")
+
+    def __init__(self, env: Any, agent: str, legal: Sequence[int]) -> None:
+        self._env = env
+        self._agent = agent
+        self._legal = legal
+        self._cache: dict[str, np.ndarray] = {}
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        value = self._cache.get(key)
+        if value is None:
+            if key == "action_mask":
+                value = np.zeros(self._env.action_space(self._agent).n, dtype=np.int8)
+                value[list(self._legal)] = 1
+            elif key == "observation":
+                value = self._env.observe(self._agent)["observation"]
+            else:
+                raise KeyError(key)
+            self._cache[key] = value
+        return value
+
+    def __iter__(self):
+        return iter(("observation", "action_mask"))
+
+    def __len__(self) -> int:
+        return 2
+
+
+def _spec_key(spec: Any) -> Any:
+    return spec if isinstance(spec, str) else id(spec)
+
+
+class SingleSeatEnv(gymnasium.Env):
+    """One seat of a granujas game as a Gymnasium env (see the module docstring).
+
+    Args:
+        num_players: players per game; a sequence (e.g. ``(2, 3, 4)``) draws one per episode.
+        game_length: ``"short"`` or ``"long"``.
+        decisions: mode name (``bluff``/``safe``/``full``) or set of decision kinds the learner controls.
+        opponents: the opponent pool (specs, see the module docstring); default: the heuristic.
+        opponent_weights: sampling weights of the pool entries (default uniform).
+        delegate: spec of the bot that plays the learner's other decisions (default: the heuristic).
+        seat: the learner's seat; None rotates it per episode.
+        reward: ``"win"`` or ``"score"`` (the AEC env's terminal reward).
+        shaping: coefficient of the potential-based score-margin shaping (0 = off).
+        seed: seeds the deals, the seat rotation start, the pool draws and the bots.
+        env_fn: ``env_fn(num_players) -> raw_env``-like AEC env (tests use it to inject rewards).
+        env_kwargs: extra keyword arguments of ``granujas_env.raw_env``.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        num_players: int | Sequence[int] = 4,
+        game_length: str = "short",
+        decisions: str | Iterable[str] | None = "full",
+        opponents: Sequence[Any] | None = None,
+        opponent_weights: Sequence[float] | None = None,
+        delegate: Any = None,
+        seat: int | None = None,
+        reward: str = "win",
+        shaping: float = 0.0,
+        seed: int | None = None,
+        env_fn: Callable[[int], Any] | None = None,
+        env_kwargs: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.player_counts = (num_players,) if isinstance(num_players, int) else tuple(num_players)
+        if not self.player_counts:
+            raise ValueError("num_players must name at least one player count")
+        self.decisions = resolve_decisions(decisions)
+        self.game_length = game_length
+        self.reward_mode = reward
+        self.shaping = float(shaping)
+        self.fixed_seat = seat
+        self._env_fn = env_fn
+        self._env_kwargs = dict(env_kwargs or {})
+        self._envs: dict[int, Any] = {}
+        for n in self.player_counts:
+            if seat is not None and not 0 <= seat < n:
+                raise ValueError(f"seat {seat} does not exist with {n} players")
+            self._get_env(n)
+        first = self._envs[self.player_counts[0]]
+        agent0 = first.possible_agents[0]
+        self.observation_space = first.observation_space(agent0)["observation"]
+        self.action_space = first.action_space(agent0)
+        self.pool: list[Any] = list(opponents) if opponents else [default_bot_name()]
+        self.pool_weights: list[float] | None = (
+            [float(w) for w in opponent_weights] if opponent_weights is not None else None
+        )
+        if self.pool_weights is not None and len(self.pool_weights) != len(self.pool):
+            raise ValueError("opponent_weights must have one weight per opponent")
+        self.delegate_spec = delegate if delegate is not None else default_bot_name()
+        self._rng = random.Random(seed)
+        self._seat_cursor = self._rng.randrange(12) if seed is not None else 0
+        self._bots: dict[Any, Any] = {}
+        self._delegate: Any = None
+        self.env: Any = None
+        self.game: Any = None
+        self.seat = 0
+        self.agent = ""
+        self.opponents: list[Any] = []  # per seat: the bot (None at the learner's seat)
+        self.opponent_specs: list[Any] = []
+        self._pending = 0.0  # rewards of the learner's seat not yet delivered
+        self._phi = 0.0
+        self.episode_reward = 0.0  # everything delivered this episode
+        self.env_steps = 0  # AEC steps this episode (all seats)
+        self.learner_steps = 0
+        self.forced_steps = 0  # AEC steps with a single legal action, played without asking a bot
+
+    # ------------------------------------------------------------------ pool
+    def add_opponent(self, spec: Any, weight: float | None = None) -> int:
+        """Add ``spec`` to the opponent pool (e.g. a new checkpoint path); returns the pool size."""
+        self.pool.append(spec)
+        if self.pool_weights is not None:
+            self.pool_weights.append(1.0 if weight is None else float(weight))
+        elif weight is not None:
+            self.pool_weights = [1.0] * (len(self.pool) - 1) + [float(weight)]
+        return len(self.pool)
+
+    def set_opponents(self, specs: Sequence[Any], weights: Sequence[float] | None = None) -> None:
+        """Replace the opponent pool."""
+        self.pool = list(specs)
+        self.pool_weights = None if weights is None else [float(w) for w in weights]
+
+    def _bot(self, spec: Any, seat: int | str) -> Any:
+        # one bot object per (spec, seat): bots may keep per-game state of their own seat
+        key = (_spec_key(spec), seat)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = make_bot(spec, seed=self._rng.getrandbits(31))
+            self._bots[key] = bot
+        return bot
+
+    def _get_env(self, n: int) -> Any:
+        env = self._envs.get(n)
+        if env is None:
+            if self._env_fn is not None:
+                env = self._env_fn(n)
+            else:
+                env = raw_env(
+                    num_players=n,
+                    game_length=self.game_length,
+                    reward=self.reward_mode,
+                    **self._env_kwargs,
+                )
+            self._envs[n] = env
+        return env
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+            self._seat_cursor = seed % 12
+        options = options or {}
+        for _ in range(MAX_SKIPPED_GAMES):
+            self._start_game(options)
+            self._advance()
+            if not self.game.game_over:
+                self._phi = self._potential() if self.shaping else 0.0
+                return self._obs(), self._info()
+        raise RuntimeError(
+            f"{MAX_SKIPPED_GAMES} games in a row gave the learner no decision of kinds "
+            f"{sorted(self.decisions)}"
+        )
+
+    def step(self, action: int):
+        game = self.game
+        if game is None or game.game_over:
+            raise RuntimeError("step() after the game ended: call reset()")
+        self._step_env(int(action))
+        self.learner_steps += 1
+        self._advance()
+        terminated = bool(game.game_over)
+        reward = self._take_reward(terminated)
+        return self._obs(), reward, terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal ids of the learner's pending decision, as a bool vector (all False at the end)."""
+        mask = np.zeros(self.action_space.n, dtype=bool)
+        if self.game is not None and not self.game.game_over:
+            mask[self.game.legal_actions()] = True
+        return mask
+
+    def collect_demonstrations(
+        self, samples: int, teacher: Any = None, seed: int | None = None, gamma: float = 0.995
+    ) -> dict[str, np.ndarray]:
+        """Play whole games in which ``teacher`` (default: the delegate, i.e. the heuristic) takes
+        the learner's decisions too, and record them: ``{"obs": float16[k, D], "masks":
+        bool[k, N], "actions": int64[k], "returns": float32[k]}`` (``returns``: discounted sum of
+        the rewards from that decision on), ``k >= samples`` (the last game is finished).
+        Used to warm-start a policy and its value by imitation before PPO
+        (``train.train --bc-samples``)."""
+        spec = teacher if teacher is not None else self.delegate_spec
+        teacher_bot = self._bot(spec, "teacher")
+        obs_list, mask_list, action_list, return_list = [], [], [], []
+        first = True
+        while len(action_list) < samples:
+            obs, _ = self.reset(seed=seed if first else None)
+            first = False
+            teacher_bot.reset(seed=self._rng.getrandbits(31))
+            done = False
+            rewards = []
+            while not done:
+                mask = self.action_masks()
+                observation = {"observation": obs, "action_mask": mask.astype(np.int8)}
+                wants = getattr(teacher_bot, "wants_view", True)
+                view = seat_view(self.game, self.seat) if wants else None
+                action = int(teacher_bot.act(observation, view=view))
+                obs_list.append(obs.astype(np.float16))
+                mask_list.append(mask)
+                action_list.append(action)
+                obs, reward, done, _, _ = self.step(action)
+                rewards.append(reward)
+            returns, g = [], 0.0
+            for reward in reversed(rewards):
+                g = reward + gamma * g
+                returns.append(g)
+            return_list.extend(reversed(returns))
+        return {
+            "obs": np.stack(obs_list),
+            "masks": np.stack(mask_list),
+            "actions": np.asarray(action_list, dtype=np.int64),
+            "returns": np.asarray(return_list, dtype=np.float32),
+        }
+
+    def render(self) -> str | None:
+        return None if self.env is None else self.env.render_seat(self.agent)
+
+    # ------------------------------------------------------------------ internals
+    def _start_game(self, options: Mapping[str, Any]) -> None:
+        n = int(options.get("num_players", self._rng.choice(self.player_counts)))
+        self.env = self._get_env(n)
+        if "seat" in options:
+            self.seat = int(options["seat"])
+        elif self.fixed_seat is not None:
+            self.seat = self.fixed_seat
+        else:
+            self.seat = self._seat_cursor % n
+            self._seat_cursor += 1
+        if "opponents" in options:  # one spec per opponent seat, in seat order
+            specs = list(options["opponents"])
+        else:
+            specs = self._rng.choices(self.pool, weights=self.pool_weights, k=n - 1)
+        if len(specs) != n - 1:
+            raise ValueError(f"{n - 1} opponent seats but {len(specs)} opponents")
+        self.opponent_specs = specs
+        it = iter(specs)
+        self.opponents = [None if s == self.seat else self._bot(next(it), s) for s in range(n)]
+        self._delegate = (
+            None if self.decisions >= ALL_DECISIONS else self._bot(self.delegate_spec, "delegate")
+        )
+        game_seed = options.get("game_seed", self._rng.getrandbits(63))
+        self.env.reset(seed=int(game_seed))
+        self.game = self.env.game
+        self.agent = self.env.possible_agents[self.seat]
+        for bot in {id(b): b for b in [*self.opponents, self._delegate] if b is not None}.values():
+            bot.reset(seed=self._rng.getrandbits(31))
+        self._pending = 0.0
+        self._phi = 0.0
+        self.episode_reward = 0.0
+        self.env_steps = 0
+        self.learner_steps = 0
+        self.forced_steps = 0
+
+    def _step_env(self, action: int) -> None:
+        self.env.step(action)
+        self.env_steps += 1
+        # PettingZoo semantics: env.rewards holds the rewards of the last step, for every agent
+        self._pending += float(self.env.rewards.get(self.agent, 0.0))
+
+    def _advance(self) -> None:
+        """Play every decision that is not the learner's until it must decide or the game ends."""
+        game = self.game
+        while not game.game_over:
+            seat = game.current_player
+            if seat == self.seat and game.stack[-1].kind in self.decisions:
+                return
+            legal = game.legal_actions()
+            if len(legal) == 1:  # a forced move: no bot to ask (every bot would play it)
+                self.forced_steps += 1
+                self._step_env(int(legal[0]))
+                continue
+            bot = self._delegate if seat == self.seat else self.opponents[seat]
+            observation = _LazyObservation(self.env, self.env.agent_selection, legal)
+            view = seat_view(game, seat) if getattr(bot, "wants_view", True) else None
+            self._step_env(int(bot.act(observation, view=view)))
+
+    def _potential(self) -> float:
+        game = self.game
+        if game.game_over:
+            return 0.0
+        totals = [game.score_breakdown(s)["total"] for s in range(game.num_players)]
+        best = max(t for s, t in enumerate(totals) if s != self.seat)
+        return (totals[self.seat] - best) / float(game.rules.score_scale)
+
+    def _take_reward(self, terminated: bool) -> float:
+        reward, self._pending = self._pending, 0.0
+        if self.shaping:
+            phi = 0.0 if terminated else self._potential()
+            reward += self.shaping * (phi - self._phi)
+            self._phi = phi
+        self.episode_reward += reward
+        return float(reward)
+
+    def _obs(self) -> np.ndarray:
+        return self.env.observe(self.agent)["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        info: dict[str, Any] = {"seat": self.seat, "num_players": game.num_players}
+        if game.game_over:
+            info["won"] = int(game.winner == self.seat)
+            info["score"] = list(game.scores or [])[self.seat]
+            info["scores"] = list(game.scores or [])
+            info["winner"] = game.winner
+            info["env_steps"] = self.env_steps
+            info["learner_steps"] = self.learner_steps
+            info["opponents"] = [s if isinstance(s, str) else repr(s) for s in self.opponent_specs]
+        else:
+            info["decision"] = game.stack[-1].kind
+        return info

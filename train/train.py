@@ -1,0 +1,538 @@
+"""Train a granujas bot with sb3-contrib MaskablePPO on the single-seat wrapper.
+
+    python -m train.train --mode bluff --steps 200000 --seed 0 --out runs/bluffer
+    python -m train.train --mode safe  --minutes 12 --out runs/safecracker
+    python -m train.train --mode full  --league --minutes 15 --out runs/full
+    python -m train.train --mode bluff --quick                      # CI smoke run, < 1 minute
+    python -m train.train --mode bluff --steps 50000 --resume runs/bluffer/checkpoints/ckpt_20000_steps.zip
+
+Modes (the decision kinds the learner controls; its other decisions are played by ``--delegate``,
+the heuristic by default): ``bluff`` = Plan (card, slot) and challenges; ``safe`` = peek, mark,
+mark source, steal, abandon, unused-location peek, Sheriff's Office option (bribe); ``full`` =
+every decision.
+
+Opponents: ``--opponents heuristic,random`` is the pool drawn from per opponent seat and episode
+(bot names, or paths to saved model ``.zip`` files). ``--league`` adds, every ``--league-every``
+steps, a frozen copy of the learner to the pool (the latest ``--league-size`` copies are kept):
+plain self-play cycles in bluffing games, so the pool mixes past checkpoints with the heuristic
+and random bots (``--league-bot-weight`` is each bot's sampling weight relative to one
+checkpoint).
+
+Outputs under ``--out``: ``model.zip`` (the final policy, saved without the optimizer's moment
+estimates so it stays small; resume from ``checkpoints/`` to keep them), ``model_card.json``
+(command, steps, wall time, machine, opponents, seed, hyper-parameters, last win rate),
+``checkpoints/ckpt_<steps>_steps.zip`` every ``--checkpoint-every`` steps and at the end, and
+TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``) including ``rollout/win_rate`` and
+``rollout/score`` over the last 100 episodes.
+
+``--steps`` is a budget of learner steps (decisions of the controlled kinds); ``--minutes`` stops
+earlier at a wall-clock limit (the model and card are saved either way). With ``--resume`` the
+steps are added to the resumed model's count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+import zipfile
+from collections import deque
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from train.single_seat import MODES, SingleSeatEnv, default_bot_name
+
+__all__ = ["main", "build_parser", "make_env_fn", "save_slim"]
+
+DEFAULT_STEPS = 300_000
+QUICK = {
+    "steps": 2048,
+    "n_envs": 1,
+    "n_steps": 512,
+    "batch_size": 128,
+    "n_epochs": 2,
+    "checkpoint_every": 1024,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m train.train",
+        description="Train a granujas bot with MaskablePPO (single-seat wrapper).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument(
+        "--mode", choices=sorted(MODES), default="full", help="decision kinds the learner controls"
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help=f"learner steps to train (default {DEFAULT_STEPS:,}; {QUICK['steps']:,} with --quick)",
+    )
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="stop at this wall-clock limit even if --steps is not reached",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=None, help="output folder (default runs/<mode>)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run: {QUICK['steps']} steps, one env, small rollouts (< 1 minute)",
+    )
+    p.add_argument("--resume", default=None, help="continue training a saved model .zip")
+    p.add_argument(
+        "--opponents",
+        default=None,
+        help="comma-separated opponent pool: bot names and/or model .zip paths "
+        "(default: heuristic; heuristic,random with --league)",
+    )
+    p.add_argument(
+        "--delegate",
+        default=None,
+        help="bot for the learner's decisions outside --mode (default: heuristic)",
+    )
+    p.add_argument(
+        "--league",
+        action="store_true",
+        help="add frozen checkpoints of the learner to the opponent pool while training",
+    )
+    p.add_argument(
+        "--league-every", type=int, default=25_000, help="steps between league snapshots"
+    )
+    p.add_argument(
+        "--league-size", type=int, default=5, help="most recent snapshots kept in the pool"
+    )
+    p.add_argument(
+        "--league-bot-weight",
+        type=float,
+        default=1.5,
+        help="sampling weight of each --opponents bot (a snapshot weighs 1)",
+    )
+    p.add_argument(
+        "--players",
+        default="4",
+        help="players per game; a comma list (e.g. 2,3,4) draws one per episode",
+    )
+    p.add_argument("--length", choices=("short", "long"), default="short", help="game length")
+    p.add_argument(
+        "--reward",
+        choices=("win", "score"),
+        default="score",
+        help="terminal reward: win (+1/-1/(N-1)) or score (margin over the best rival)",
+    )
+    p.add_argument(
+        "--shaping",
+        type=float,
+        default=1.0,
+        help="potential-based shaping on the current score margin (0 = off)",
+    )
+    p.add_argument("--n-envs", type=int, default=None, help="parallel envs (default: CPU count)")
+    p.add_argument("--n-steps", type=int, default=1024, help="rollout steps per env per update")
+    p.add_argument("--batch-size", type=int, default=256)
+    p.add_argument("--n-epochs", type=int, default=5)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--ent-coef", type=float, default=0.003)
+    p.add_argument("--clip-range", type=float, default=0.1)
+    p.add_argument("--net", default="64,64", help="hidden layers of the policy and value MLPs")
+    p.add_argument(
+        "--bc-samples",
+        type=int,
+        default=None,
+        help="warm start: imitate the heuristic (the delegate) on this many learner "
+        "decisions before PPO (default 20,000; 0 with --quick or --resume)",
+    )
+    p.add_argument("--bc-epochs", type=int, default=4, help="passes over the imitation data")
+    p.add_argument("--checkpoint-every", type=int, default=25_000, help="steps between checkpoints")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _split(text: str | None) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def make_env_fn(
+    rank: int,
+    *,
+    mode: str,
+    players: tuple[int, ...],
+    length: str,
+    opponents: list[Any],
+    weights: list[float] | None,
+    delegate: Any,
+    reward: str,
+    shaping: float,
+    seed: int,
+):
+    """A picklable factory of one :class:`SingleSeatEnv` (for ``SubprocVecEnv``)."""
+
+    def _init() -> SingleSeatEnv:
+        env = SingleSeatEnv(
+            num_players=players,
+            game_length=length,
+            decisions=mode,
+            opponents=opponents,
+            opponent_weights=weights,
+            delegate=delegate,
+            reward=reward,
+            shaping=shaping,
+            seed=seed + 1000 * rank,
+        )
+        env._seat_cursor = rank  # envs start their seat rotation at different seats
+        return env
+
+    return _init
+
+
+def machine_info() -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+    try:
+        import sb3_contrib
+        import stable_baselines3
+        import torch
+
+        info.update(
+            torch=torch.__version__,
+            stable_baselines3=stable_baselines3.__version__,
+            sb3_contrib=sb3_contrib.__version__,
+            torch_threads=torch.get_num_threads(),
+        )
+    except ImportError:  # pragma: no cover
+        pass
+    return info
+
+
+def save_slim(model: Any, path: Path) -> None:
+    """Save ``model`` without the Adam moment estimates (a third of the size) and deflated.
+    ``MaskablePPO.load`` reads it as usual; training it further starts fresh moments."""
+    policy = model.policy
+    optimizer = policy.optimizer
+    policy.optimizer = optimizer.__class__(policy.parameters(), **optimizer.defaults)
+    try:
+        tmp = path.with_suffix(".tmp.zip")
+        model.save(tmp)
+    finally:
+        policy.optimizer = optimizer
+    with zipfile.ZipFile(tmp) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            dst.writestr(item.filename, src.read(item.filename))
+    tmp.unlink()
+
+
+def behaviour_cloning(
+    model: Any,
+    vec_env: Any,
+    samples: int,
+    epochs: int,
+    teacher: Any,
+    seed: int,
+    batch_size: int = 256,
+    lr: float = 1e-3,
+) -> dict[str, Any]:
+    """Warm-start ``model``'s policy (and value) by imitating ``teacher`` on the learner's decisions.
+
+    The envs of ``vec_env`` play games with the teacher in the learner's seat
+    (:meth:`SingleSeatEnv.collect_demonstrations`, in parallel under ``SubprocVecEnv``); the
+    actor is then fitted by maximum likelihood of the teacher's actions under the action mask and
+    the critic by regression on the discounted returns of those games (without it, PPO's first
+    updates follow the advantages of an untrained critic and undo the imitation).
+    PPO starts from a policy about as strong as the teacher instead of a random one, which
+    matters when training time is minutes."""
+    import numpy as np
+    import torch
+
+    start = time.time()
+    per_env = -(-samples // vec_env.num_envs)
+    # each env plays with its own seed stream
+    parts = vec_env.env_method("collect_demonstrations", per_env, teacher, None, model.gamma)
+    obs = np.concatenate([p["obs"] for p in parts])
+    masks = np.concatenate([p["masks"] for p in parts])
+    actions = np.concatenate([p["actions"] for p in parts])
+    returns = np.concatenate([p["returns"] for p in parts])
+    collected = time.time() - start
+    policy = model.policy
+    policy.set_training_mode(True)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    n = len(actions)
+    losses, value_losses, accuracy = [], [], 0.0
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        hits = 0
+        for i in range(0, n, batch_size):
+            idx = order[i : i + batch_size]
+            x = torch.as_tensor(obs[idx], dtype=torch.float32)
+            m = torch.as_tensor(masks[idx])
+            a = torch.as_tensor(actions[idx])
+            dist = policy.get_distribution(x, action_masks=m.numpy())
+            value = policy.predict_values(x).flatten()
+            target = torch.as_tensor(returns[idx])
+            policy_loss = -dist.log_prob(a).mean()
+            value_loss = torch.nn.functional.mse_loss(value, target)
+            loss = policy_loss + 0.5 * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+            losses.append(float(policy_loss.detach()))
+            value_losses.append(float(value_loss.detach()))
+            with torch.no_grad():
+                hits += int((dist.distribution.probs.argmax(dim=1) == a).sum())
+        accuracy = hits / n
+    policy.set_training_mode(False)
+    return {
+        "samples": int(n),
+        "epochs": epochs,
+        "collect_s": round(collected, 1),
+        "fit_s": round(time.time() - start - collected, 1),
+        "final_loss": round(float(np.mean(losses[-10:])), 4) if losses else None,
+        "final_value_loss": round(float(np.mean(value_losses[-10:])), 4) if value_losses else None,
+        "return_std": round(float(returns.std()), 4),
+        "train_accuracy": round(accuracy, 4),
+    }
+
+
+def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[str, Any]):
+    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+
+    class StatsCallback(BaseCallback):
+        """Win rate and score over the last 100 episodes; the wall-clock limit; the league."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.won: deque[float] = deque(maxlen=100)
+            self.score: deque[float] = deque(maxlen=100)
+            self.start = state.get("t0", time.time())
+            self.next_snapshot = args.league_every
+            self.snapshots: list[str] = []
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", ()):
+                if "won" in info and "episode" in info:
+                    self.won.append(float(info["won"]))
+                    self.score.append(float(info["score"]))
+            state["episodes"] = state.get("episodes", 0) + sum(
+                1 for info in self.locals.get("infos", ()) if "episode" in info
+            )
+            if args.league and self.num_timesteps >= self.next_snapshot:
+                self.next_snapshot += args.league_every
+                self._snapshot()
+            if args.minutes is not None and time.time() - self.start > args.minutes * 60:
+                state["stopped"] = "time limit"
+                return False
+            return True
+
+        def _snapshot(self) -> None:
+            path = out / "league" / f"snapshot_{self.num_timesteps}_steps.zip"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_slim(self.model, path)
+            self.snapshots = (self.snapshots + [str(path)])[-args.league_size :]
+            specs = list(state["bots"]) + self.snapshots
+            weights = [args.league_bot_weight] * len(state["bots"]) + [1.0] * len(self.snapshots)
+            vec_env.env_method("set_opponents", specs, weights)
+            state["league"] = list(self.snapshots)
+            if self.verbose:
+                print(f"league: {len(self.snapshots)} snapshots + {state['bots']}", flush=True)
+
+        def _on_rollout_end(self) -> None:
+            if self.won:
+                self.logger.record("rollout/win_rate", sum(self.won) / len(self.won))
+                self.logger.record("rollout/score", sum(self.score) / len(self.score))
+                state["win_rate_last100"] = sum(self.won) / len(self.won)
+                state["score_last100"] = sum(self.score) / len(self.score)
+
+    checkpoint = CheckpointCallback(
+        save_freq=max(1, args.checkpoint_every // max(1, vec_env.num_envs)),
+        save_path=str(out / "checkpoints"),
+        name_prefix="ckpt",
+    )
+    return [checkpoint, StatsCallback()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    except ImportError as exc:
+        print(
+            f"training needs torch and sb3-contrib ({exc}): pip install torch==2.13.0 && "
+            "pip install -e '.[train]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    quick = args.quick
+    if quick:
+        args.steps = args.steps or QUICK["steps"]
+        args.n_steps, args.batch_size = QUICK["n_steps"], QUICK["batch_size"]
+        args.n_epochs, args.checkpoint_every = QUICK["n_epochs"], QUICK["checkpoint_every"]
+        args.league_every = min(args.league_every, QUICK["checkpoint_every"])
+        if args.n_envs is None:
+            args.n_envs = QUICK["n_envs"]
+    args.steps = args.steps or DEFAULT_STEPS
+    n_envs = args.n_envs or max(1, os.cpu_count() or 1)
+    out = Path(args.out or f"runs/{args.mode}{'-quick' if quick else ''}")
+    out.mkdir(parents=True, exist_ok=True)
+    players = tuple(int(p) for p in _split(args.players))
+    bots = _split(args.opponents) or (
+        [default_bot_name(), "random"] if args.league else [default_bot_name()]
+    )
+    delegate = args.delegate or default_bot_name()
+    weights = None
+    state: dict[str, Any] = {"bots": bots}
+    command = "python -m train.train " + " ".join(
+        shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
+    )
+    card: dict[str, Any] = {
+        "name": out.name,
+        "command": command,
+        "mode": args.mode,
+        "decisions": sorted(MODES[args.mode]),
+        "delegate": None if args.mode == "full" else delegate,
+        "opponents": bots,
+        "league": bool(args.league),
+        "players": list(players),
+        "game_length": args.length,
+        "reward": args.reward,
+        "shaping": args.shaping,
+        "seed": args.seed,
+        "algorithm": "sb3_contrib.MaskablePPO (MlpPolicy)",
+        "hyperparameters": {
+            "n_envs": n_envs,
+            "n_steps": args.n_steps,
+            "batch_size": args.batch_size,
+            "n_epochs": args.n_epochs,
+            "learning_rate": args.lr,
+            "gamma": args.gamma,
+            "ent_coef": args.ent_coef,
+            "clip_range": args.clip_range,
+            "net_arch": [int(x) for x in _split(args.net)],
+        },
+        "resumed_from": args.resume,
+        "machine": machine_info(),
+        "status": "training",
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    card_path = out / "model_card.json"
+    card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+
+    torch.set_num_threads(1)  # small MLP: more threads only spin on a 2-core machine
+    fns = [
+        make_env_fn(
+            i,
+            mode=args.mode,
+            players=players,
+            length=args.length,
+            opponents=bots,
+            weights=weights,
+            delegate=delegate,
+            reward=args.reward,
+            shaping=args.shaping,
+            seed=args.seed,
+        )
+        for i in range(n_envs)
+    ]
+    vec_env = SubprocVecEnv(fns) if n_envs > 1 else DummyVecEnv(fns)
+    vec_env = VecMonitor(vec_env, info_keywords=("won", "score"))
+    vec_env.seed(args.seed)
+
+    if args.resume:
+        model = MaskablePPO.load(args.resume, env=vec_env, device="cpu")
+        model.tensorboard_log = str(out / "tb")
+        steps_before = model.num_timesteps
+    else:
+        net = [int(x) for x in _split(args.net)]
+        model = MaskablePPO(
+            "MlpPolicy",
+            vec_env,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.n_epochs,
+            learning_rate=args.lr,
+            gamma=args.gamma,
+            ent_coef=args.ent_coef,
+            clip_range=args.clip_range,
+            policy_kwargs={"net_arch": {"pi": net, "vf": net}},
+            tensorboard_log=str(out / "tb"),
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+        )
+        steps_before = 0
+    state["t0"] = run_start = time.time()
+    bc_samples = args.bc_samples
+    if bc_samples is None:
+        bc_samples = 0 if (quick or args.resume) else 20_000
+    if bc_samples > 0 and not args.resume:
+        print(f"imitating {delegate} on {bc_samples} decisions ...", flush=True)
+        card["behaviour_cloning"] = behaviour_cloning(
+            model, vec_env, bc_samples, args.bc_epochs, delegate, args.seed
+        )
+        print(f"behaviour cloning: {card['behaviour_cloning']}", flush=True)
+    progress = not args.no_progress
+    if progress:
+        try:
+            import rich  # noqa: F401
+            import tqdm  # noqa: F401
+        except ImportError:
+            progress = False
+    callbacks = _callbacks(args, out, vec_env, state)
+    start = time.time()
+    try:
+        model.learn(
+            total_timesteps=args.steps,
+            callback=callbacks,
+            progress_bar=progress,
+            reset_num_timesteps=not args.resume,
+            tb_log_name=f"{args.mode}",
+        )
+    except KeyboardInterrupt:
+        state["stopped"] = "interrupted"
+    wall = time.time() - run_start
+    ppo_wall = time.time() - start
+    trained = model.num_timesteps - steps_before
+    (out / "checkpoints").mkdir(exist_ok=True)
+    model.save(out / "checkpoints" / f"ckpt_{model.num_timesteps}_steps.zip")
+    save_slim(model, out / "model.zip")
+    vec_env.close()
+    card.update(
+        status="done" if "stopped" not in state else f"stopped: {state['stopped']}",
+        steps=int(model.num_timesteps),
+        steps_this_run=int(trained),
+        episodes_this_run=int(state.get("episodes", 0)),
+        wall_time_s=round(wall, 1),
+        ppo_wall_time_s=round(ppo_wall, 1),
+        steps_per_s=round(trained / ppo_wall, 1) if ppo_wall > 0 else None,
+        win_rate_last100=state.get("win_rate_last100"),
+        score_last100=state.get("score_last100"),
+        league_snapshots=state.get("league", []),
+        finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        model_bytes=(out / "model.zip").stat().st_size,
+    )
+    card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    print(
+        f"saved {out / 'model.zip'} ({card['model_bytes']} bytes): {trained} steps in {wall:.0f} s "
+        f"({card['steps_per_s']} steps/s), win rate (last 100 episodes) {card['win_rate_last100']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
