@@ -144,3 +144,12 @@ def test_elo_fallback_without_openskill(tiny, monkeypatch) -> None:
     assert summary["rating_system"] == "elo"
     ratings = [r["rating"] for r in summary["entries"]]
     assert sum(ratings) == pytest.approx(1500.0 * len(names))  # zero-sum updates
+
+
+def test_shipped_models_take_part_by_name() -> None:
+    pytest.importorskip("torch")
+    names = ["bluffer", "random"]
+    records = run_tournament(names, 4, length="short", seed=0)
+    rows = summarize(names, records)["entries"]
+    assert [r["agent"] for r in rows] == names
+    assert all(r["games"] == 4 for r in rows) and sum(r["wins"] for r in rows) == 4

@@ -73,7 +73,8 @@ def _play_deals(task: tuple) -> list[dict[str, Any]]:
     from agents.driver import play_game
 
     n = len(names)
-    bots = [agents.make(name) for name in names]  # one instance per entry, reused across games
+    # one instance per entry, reused across games: a registered bot, else a shipped model / .zip
+    bots = [agents.make(name) if name in agents.available() else agents.load(name) for name in names]
     records = []
     for deal in range(start, stop):
         deal_seed = _deal_seed(seed, deal)
@@ -110,11 +111,12 @@ def run_tournament(
     import agents
 
     n = len(names)
+    from agents.policy import available_models
+
     for name in names:
-        if name not in agents.REGISTRY:
-            raise ValueError(
-                f"unknown agent {name!r}; known agents: {', '.join(agents.available())}"
-            )
+        if name not in agents.REGISTRY and name not in available_models():
+            known = ", ".join(agents.available() + available_models())
+            raise ValueError(f"unknown agent {name!r}; known agents and shipped models: {known}")
     deals = max(1, math.ceil(games / n))
     env_kwargs = {"num_players": n, "game_length": length}
     chunk = max(1, min(25, math.ceil(deals / max(1, workers * 4))))
