@@ -235,9 +235,7 @@ def _granuja(catalog: Catalog, g: Granuja | None) -> GranujaView | None:
             occupation_id=occ_card.occupation.id,
             trait_id=trait.id,
             timing=trait.timing,
-            slots=frozenset(
-                trait_card.slots if getattr(trait_card, "slots", None) is not None else trait.slots
-            ),
+            slots=trait_card.slots,
             arrows=frozenset(trait.arrows),
             modifiers=frozenset(trait.modifiers),
             effect=tuple(trait.before) + tuple(occ_card.occupation.effect) + tuple(trait.after),
