@@ -605,6 +605,7 @@ class HeuristicAgent(Agent):
 
     def _new_game(self) -> None:
         self._plan_slot: int | None = None
+        self._plan_card: int | None = None
         self._last_used = None
         self._on_hire_seen: set[tuple] = set()
 
@@ -652,14 +653,16 @@ class HeuristicAgent(Agent):
         k = min(len(hand), len(free))
         best, best_value = None, -1e9
         cards = hand if len(hand) <= len(free) else sorted(hand, reverse=True)[:k]
+        if card is not None and card not in cards:
+            cards = [*cards[: k - 1], card]
         for slots in permutations(free, k):
             peeks, steals, total = [], [], 0.0
-            for card, slot in zip(cards, slots):
+            for value, slot in zip(cards, slots):
                 peek, steal, other = parts[slot]
                 peeks.append(peek)
                 steals.append(steal)
                 total += other
-                total += bait if card == slot else -bluff_cost
+                total += bait if value == slot else -bluff_cost
             peeks.sort(reverse=True)
             steals.sort(reverse=True)
             total += sum(p * w for p, w in zip(peeks, (1.0, 0.6, 0.4, 0.3, 0.3, 0.3)))
@@ -682,10 +685,14 @@ class HeuristicAgent(Agent):
     def _on_plan_card(self, ctx: _Ctx, legal):
         hand = [a - A.CARD for a in legal]
         card, slot = self._plan(ctx, hand)
-        self._plan_slot = slot
+        self._plan_card, self._plan_slot = card, slot
         return A.CARD + card
 
     def _on_plan_slot(self, ctx: _Ctx, legal):
+        card = ctx.view.context.get("card")
+        if card != self._plan_card:
+            # another player of this seat (a learner it advises) chose the card: plan afresh
+            self._plan_slot = None if card is None else self._plan(ctx, ctx.view.hand, card=card)[1]
         face_up = getattr(A, "FACE_UP", -1)
         if face_up in legal:
             # a 0 may be shown face up (no bluff, no slot ability, the enabling Granuja's effect)
@@ -701,7 +708,6 @@ class HeuristicAgent(Agent):
                 return face_up
         if self._plan_slot is not None and A.SLOT + self._plan_slot in legal:
             return A.SLOT + self._plan_slot
-        card = ctx.view.context.get("card")
         _, slot = self._plan(ctx, ctx.view.hand, card=card)
         return A.SLOT + slot
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.advice import advised_vector
 from agents.base import Agent, legal_actions
 
 __all__ = ["PolicyAgent", "load", "available_models", "MODELS_DIR", "load_model"]
@@ -122,16 +123,17 @@ def _decision_of(observation: Mapping[str, np.ndarray]) -> str | None:
     return kinds[i] if one_hot[i] > 0 else None
 
 
-def _card_decisions(model_path: Path) -> list[str] | None:
+def _model_card(model_path: Path) -> dict[str, Any]:
+    """The ``model_card.json`` next to the model or one folder up (league snapshots), or {}."""
     for folder in (model_path.parent, model_path.parent.parent):
         card = folder / "model_card.json"
         if card.is_file():
             try:
-                decisions = json.loads(card.read_text(encoding="utf-8")).get("decisions")
+                data = json.loads(card.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                return None
-            return list(decisions) if decisions else None
-    return None
+                return {}
+            return data if isinstance(data, dict) else {}
+    return {}
 
 
 class PolicyAgent(Agent):
@@ -143,6 +145,9 @@ class PolicyAgent(Agent):
             (the heuristic, else random). Unused when the model controls every kind.
         decisions: mode name (``bluff``/``safe``/``full``), set of kinds, or None (read from the
             model card next to the model, else every kind).
+        advisor: the bot whose recommended action the model reads after the observation
+            (:mod:`agents.advice`): a registered name or an Agent; None reads ``advisor`` from
+            the model card (models trained without one have none).
         deterministic: most probable legal action (default) or a sample of the masked policy.
         seed: seeds the sampling (``deterministic=False``) and the delegate.
     """
@@ -156,14 +161,16 @@ class PolicyAgent(Agent):
         decisions: str | Iterable[str] | None = None,
         deterministic: bool = True,
         seed: int | None = None,
+        advisor: Any = None,
     ) -> None:
         from train.single_seat import ALL_DECISIONS, default_bot_name, make_bot, resolve_decisions
 
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
             raise FileNotFoundError(f"no model at {self.model_path}")
+        card = _model_card(self.model_path)
         if decisions is None:
-            decisions = _card_decisions(self.model_path)
+            decisions = card.get("decisions") or None
         self.decisions = resolve_decisions(decisions)
         self.deterministic = deterministic
         self.seed = seed
@@ -173,7 +180,11 @@ class PolicyAgent(Agent):
         if self.decisions < ALL_DECISIONS:
             spec = delegate if delegate is not None else default_bot_name()
             self.delegate = make_bot(spec, seed=seed)
-        self.wants_view = self.delegate is not None and getattr(self.delegate, "wants_view", True)
+        advisor = advisor if advisor is not None else card.get("advisor")
+        self.advisor = None if advisor is None else make_bot(advisor, seed=seed)
+        self.wants_view = self.advisor is not None or (
+            self.delegate is not None and getattr(self.delegate, "wants_view", True)
+        )
         self.name = f"policy:{self.model_path.parent.name or self.model_path.stem}"
         self.policy_calls = 0
         self.delegated_calls = 0
@@ -182,8 +193,9 @@ class PolicyAgent(Agent):
         if seed is not None:
             self.seed = seed
             self._rng = np.random.default_rng(seed)
-        if self.delegate is not None:
-            self.delegate.reset(seed=None if seed is None else random.Random(seed).getrandbits(31))
+        for bot in (self.delegate, self.advisor):
+            if bot is not None:
+                bot.reset(seed=None if seed is None else random.Random(seed).getrandbits(31))
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         legal = legal_actions(observation)
@@ -200,9 +212,20 @@ class PolicyAgent(Agent):
                 self.delegated_calls += 1
                 return int(self.delegate.act(observation, view=view))
         self.policy_calls += 1
+        if self.advisor is not None:
+            if view is None:
+                raise ValueError(
+                    f"{self.name} reads its advisor's recommendation: pass "
+                    "view=seat_view(game, seat)"
+                )
+            # the advisor sees every decision of the model's kinds, even forced ones, so a
+            # stateful advisor follows the game as it did in training
+            vector, _ = advised_vector(self.advisor, observation, view)
+        else:
+            vector = observation["observation"]
         if len(legal) == 1:
             return int(legal[0])
-        return self.policy_action(observation["observation"], legal)
+        return self.policy_action(vector, legal)
 
     def policy_action(self, vector: np.ndarray, legal: np.ndarray) -> int:
         """The model's choice among ``legal`` ids for the observation vector ``vector``."""
@@ -223,7 +246,10 @@ class PolicyAgent(Agent):
         return int(legal[int(self._rng.choice(len(legal), p=p))])
 
     def __repr__(self) -> str:
-        return f"PolicyAgent({str(self.model_path)!r}, decisions={len(self.decisions)} kinds)"
+        advisor = "" if self.advisor is None else f", advisor={self.advisor.name!r}"
+        return (
+            f"PolicyAgent({str(self.model_path)!r}, decisions={len(self.decisions)} kinds{advisor})"
+        )
 
 
 def available_models() -> list[str]:

@@ -25,6 +25,9 @@ from granujas_env.engine import actions as A
 from granujas_env.env import raw_env
 from train.single_seat import ALL_DECISIONS, MODES, SingleSeatEnv, resolve_decisions
 
+OBS_SIZE = raw_env(num_players=2).observation_space("player_0")["observation"].shape[0]
+N_ACTIONS = raw_env(num_players=2).action_space("player_0").n
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CARD0 = 2  # action id of poker card 0 (ids 2-8: 0, A, 2..6)
@@ -395,6 +398,10 @@ def test_checkpoint_as_opponent_and_league(quick_model: Path, tmp_path: Path) ->
         "1024",
         "--league-every",
         "512",
+        "--advisor",
+        "heuristic",
+        "--bc-samples",
+        "200",
         "--out",
         str(out),
         "--no-progress",
@@ -404,10 +411,103 @@ def test_checkpoint_as_opponent_and_league(quick_model: Path, tmp_path: Path) ->
     card = json.loads((out / "model_card.json").read_text())
     assert card["league"] and len(card["league_snapshots"]) >= 1
     assert "random" in card["opponents"]  # --league default pool: heuristic (if registered), random
+    assert card["advisor"] == "heuristic"
+    # a league snapshot reads its advisor from the run's card, one folder up, and plays legally
+    from agents.driver import play_game
+    from agents.policy import PolicyAgent
+
+    snapshot = PolicyAgent(card["league_snapshots"][-1])
+    assert snapshot.advisor is not None and snapshot.delegate is None
+    assert snapshot.model.observation_space.shape[0] == OBS_SIZE + N_ACTIONS
+    play_game({"num_players": 2}, [snapshot, PolicyAgent(out / "model.zip")], seed=3)
+    assert snapshot.policy_calls > 0
 
 
-def test_load_unknown_model_lists_shipped() -> None:
-    from agents.policy import load
+def _advice_env(decisions: str) -> SingleSeatEnv:
+    return SingleSeatEnv(
+        num_players=3, decisions=decisions, opponents=["random"], advisor="heuristic", seed=2
+    )
 
-    with pytest.raises(ValueError, match="unknown model"):
-        load("no-such-model")
+
+@pytest.mark.parametrize("decisions", ["full", "bluff"])
+def test_advice_is_the_advisors_legal_choice(decisions: str) -> None:
+    """The advised observation = the AEC observation + a one-hot of what a heuristic in the
+    learner's seat would play now; the learner may overrule it."""
+    import agents
+    from granujas_env.view import seat_view
+
+    env = _advice_env(decisions)
+    assert env.observation_space.shape == (OBS_SIZE + N_ACTIONS,)
+    obs, _ = env.reset(seed=4)
+    rng = random.Random(4)
+    checked = overruled = 0
+    for _ in range(2):
+        done = False
+        while not done:
+            assert env.observation_space.contains(obs)
+            base = env.env.observe(env.agent)
+            assert np.array_equal(obs[:OBS_SIZE], base["observation"])
+            hint = obs[OBS_SIZE:]
+            assert hint.sum() == 1 and env.action_masks()[int(np.argmax(hint))]
+            assert int(np.argmax(hint)) == env.advice
+            if env.game.stack[-1].kind not in ("plan_slot",):  # stateless decisions: a fresh
+                fresh = agents.make("heuristic", seed=0)  # heuristic agrees
+                assert fresh.act(base, view=seat_view(env.game, env.seat)) == env.advice
+                checked += 1
+            legal = np.flatnonzero(env.action_masks())
+            action = int(rng.choice(legal))
+            overruled += action != env.advice
+            obs, _, done, _, _ = env.step(action)
+        assert not obs[OBS_SIZE:].any()  # game over: no advice
+        obs, _ = env.reset()
+    assert checked > 20 and overruled > 5
+
+
+def test_demonstrations_with_an_advisor_copy_the_advice() -> None:
+    env = _advice_env("full")
+    data = env.collect_demonstrations(80, gamma=1.0)
+    advice = np.argmax(data["obs"][:, OBS_SIZE:], axis=1)
+    assert np.array_equal(advice, data["actions"])
+    assert data["masks"][np.arange(len(advice)), data["actions"]].all()
+
+
+def test_heuristic_plans_afresh_when_another_card_was_chosen() -> None:
+    """An advisor heuristic whose plan_card advice was overruled picks the slot for the card
+    actually chosen (as a fresh heuristic would), not the slot it had planned for its own card."""
+    import copy
+
+    import agents
+    from granujas_env.view import seat_view
+
+    def replay(seed: int, actions: list[int]):
+        env = raw_env(num_players=3)
+        env.reset(seed=seed)
+        for action in actions:
+            env.step(action)
+        return env
+
+    compared = differs = 0
+    for seed in range(3):
+        env, history = replay(seed, []), []
+        bots = [agents.make("heuristic", seed=i) for i in range(3)]
+        while not env.game.game_over:
+            game, seat = env.game, env.game.current_player
+            obs, view = env.observe(env.agent_selection), seat_view(env.game, seat)
+            if game.stack[-1].kind == "plan_card":
+                advisor = copy.deepcopy(bots[seat])
+                advised = advisor.act(obs, view=view)
+                planned = A.SLOT + advisor._plan_slot
+                for other in [a for a in game.legal_actions() if a != advised]:
+                    branch, mine = replay(seed, [*history, other]), copy.deepcopy(advisor)
+                    if branch.game.stack[-1].kind != "plan_slot":
+                        continue
+                    obs2 = branch.observe(branch.agent_selection)
+                    view2 = seat_view(branch.game, seat)
+                    fresh = agents.make("heuristic", seed=0).act(obs2, view=view2)
+                    assert mine.act(obs2, view=view2) == fresh
+                    compared += 1
+                    differs += fresh != planned and planned in np.flatnonzero(obs2["action_mask"])
+            action = int(bots[seat].act(obs, view=view))
+            history.append(action)
+            env.step(action)
+    assert compared >= 10 and differs >= 1  # cases where the planned slot would be wrong

@@ -47,6 +47,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from agents.advice import advised_vector
 from granujas_env.codecs import KINDS
 from granujas_env.env import raw_env
 from granujas_env.view import seat_view
@@ -206,6 +207,8 @@ class SingleSeatEnv(gymnasium.Env):
         reward: ``"win"`` or ``"score"`` (the AEC env's terminal reward).
         shaping: coefficient of the potential-based score-margin shaping (0 = off).
         seed: seeds the deals, the seat rotation start, the pool draws and the bots.
+        advisor: spec of a bot whose recommended action is appended to the learner's observation
+            as a one-hot (:mod:`agents.advice`); None (default) appends nothing.
         env_fn: ``env_fn(num_players) -> raw_env``-like AEC env (tests use it to inject rewards).
         env_kwargs: extra keyword arguments of ``granujas_env.raw_env``.
     """
@@ -226,6 +229,7 @@ class SingleSeatEnv(gymnasium.Env):
         seed: int | None = None,
         env_fn: Callable[[int], Any] | None = None,
         env_kwargs: Mapping[str, Any] | None = None,
+        advisor: Any = None,
     ) -> None:
         super().__init__()
         self.player_counts = (num_players,) if isinstance(num_players, int) else tuple(num_players)
@@ -247,6 +251,15 @@ class SingleSeatEnv(gymnasium.Env):
         agent0 = first.possible_agents[0]
         self.observation_space = first.observation_space(agent0)["observation"]
         self.action_space = first.action_space(agent0)
+        self.advisor_spec = advisor
+        if advisor is not None:
+            base, n = self.observation_space, self.action_space.n
+            self.observation_space = gymnasium.spaces.Box(
+                low=np.concatenate([base.low, np.zeros(n, dtype=base.dtype)]),
+                high=np.concatenate([base.high, np.ones(n, dtype=base.dtype)]),
+                dtype=base.dtype,
+            )
+        self.advice: int | None = None  # the advisor's action at the learner's pending decision
         self.pool: list[Any] = list(opponents) if opponents else [default_bot_name()]
         self.pool_weights: list[float] | None = (
             [float(w) for w in opponent_weights] if opponent_weights is not None else None
@@ -258,6 +271,7 @@ class SingleSeatEnv(gymnasium.Env):
         self._seat_cursor = self._rng.randrange(12) if seed is not None else 0
         self._bots: dict[Any, Any] = {}
         self._delegate: Any = None
+        self._advisor: Any = None
         self.env: Any = None
         self.game: Any = None
         self.seat = 0
@@ -354,23 +368,32 @@ class SingleSeatEnv(gymnasium.Env):
         bool[k, N], "actions": int64[k], "returns": float32[k]}`` (``returns``: discounted sum of
         the rewards from that decision on), ``k >= samples`` (the last game is finished).
         Used to warm-start a policy and its value by imitation before PPO
-        (``train.train --bc-samples``)."""
+        (``train.train --bc-samples``). With an advisor and no ``teacher``, the advisor teaches:
+        the recorded action is the advice in the observation."""
         spec = teacher if teacher is not None else self.delegate_spec
-        teacher_bot = self._bot(spec, "teacher")
+        teacher_bot = (
+            None
+            if teacher is None and self.advisor_spec is not None
+            else self._bot(spec, "teacher")
+        )
         obs_list, mask_list, action_list, return_list = [], [], [], []
         first = True
         while len(action_list) < samples:
             obs, _ = self.reset(seed=seed if first else None)
             first = False
-            teacher_bot.reset(seed=self._rng.getrandbits(31))
+            if teacher_bot is not None:
+                teacher_bot.reset(seed=self._rng.getrandbits(31))
             done = False
             rewards = []
             while not done:
                 mask = self.action_masks()
-                observation = {"observation": obs, "action_mask": mask.astype(np.int8)}
-                wants = getattr(teacher_bot, "wants_view", True)
-                view = seat_view(self.game, self.seat) if wants else None
-                action = int(teacher_bot.act(observation, view=view))
+                if teacher_bot is None:
+                    action = int(self.advice)
+                else:
+                    observation = {"observation": obs, "action_mask": mask.astype(np.int8)}
+                    wants = getattr(teacher_bot, "wants_view", True)
+                    view = seat_view(self.game, self.seat) if wants else None
+                    action = int(teacher_bot.act(observation, view=view))
                 obs_list.append(obs.astype(np.float16))
                 mask_list.append(mask)
                 action_list.append(action)
@@ -414,11 +437,15 @@ class SingleSeatEnv(gymnasium.Env):
         self._delegate = (
             None if self.decisions >= ALL_DECISIONS else self._bot(self.delegate_spec, "delegate")
         )
+        self._advisor = (
+            self._bot(self.advisor_spec, "advisor") if self.advisor_spec is not None else None
+        )
         game_seed = options.get("game_seed", self._rng.getrandbits(63))
         self.env.reset(seed=int(game_seed))
         self.game = self.env.game
         self.agent = self.env.possible_agents[self.seat]
-        for bot in {id(b): b for b in [*self.opponents, self._delegate] if b is not None}.values():
+        bots = [*self.opponents, self._delegate, self._advisor]
+        for bot in {id(b): b for b in bots if b is not None}.values():
             bot.reset(seed=self._rng.getrandbits(31))
         self._pending = 0.0
         self._phi = 0.0
@@ -468,7 +495,12 @@ class SingleSeatEnv(gymnasium.Env):
         return float(reward)
 
     def _obs(self) -> np.ndarray:
-        return self.env.observe(self.agent)["observation"]
+        observation = self.env.observe(self.agent)
+        if self._advisor is None:
+            return observation["observation"]
+        view = None if self.game.game_over else seat_view(self.game, self.seat)
+        vector, self.advice = advised_vector(self._advisor, observation, view)
+        return vector
 
     def _info(self) -> dict[str, Any]:
         game = self.game

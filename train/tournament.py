@@ -74,7 +74,9 @@ def _play_deals(task: tuple) -> list[dict[str, Any]]:
 
     n = len(names)
     # one instance per entry, reused across games: a registered bot, else a shipped model / .zip
-    bots = [agents.make(name) if name in agents.available() else agents.load(name) for name in names]
+    bots = [
+        agents.make(name) if name in agents.available() else agents.load(name) for name in names
+    ]
     records = []
     for deal in range(start, stop):
         deal_seed = _deal_seed(seed, deal)

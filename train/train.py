@@ -101,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="bot for the learner's decisions outside --mode (default: heuristic)",
     )
     p.add_argument(
+        "--advisor",
+        default=None,
+        help="bot whose recommended action the policy reads after the observation (e.g. "
+        "heuristic; see agents/advice.py); it also teaches the imitation warm start",
+    )
+    p.add_argument(
         "--league",
         action="store_true",
         help="add frozen checkpoints of the learner to the opponent pool while training",
@@ -173,6 +179,7 @@ def make_env_fn(
     reward: str,
     shaping: float,
     seed: int,
+    advisor: Any = None,
 ):
     """A picklable factory of one :class:`SingleSeatEnv` (for ``SubprocVecEnv``)."""
 
@@ -187,6 +194,7 @@ def make_env_fn(
             reward=reward,
             shaping=shaping,
             seed=seed + 1000 * rank,
+            advisor=advisor,
         )
         env._seat_cursor = rank  # envs start their seat rotation at different seats
         return env
@@ -406,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         "mode": args.mode,
         "decisions": sorted(MODES[args.mode]),
         "delegate": None if args.mode == "full" else delegate,
+        "advisor": args.advisor,
         "opponents": bots,
         "league": bool(args.league),
         "players": list(players),
@@ -446,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             reward=args.reward,
             shaping=args.shaping,
             seed=args.seed,
+            advisor=args.advisor,
         )
         for i in range(n_envs)
     ]
@@ -481,9 +491,10 @@ def main(argv: list[str] | None = None) -> int:
     if bc_samples is None:
         bc_samples = 0 if (quick or args.resume) else 20_000
     if bc_samples > 0 and not args.resume:
-        print(f"imitating {delegate} on {bc_samples} decisions ...", flush=True)
+        teacher = None if args.advisor else delegate  # None: the advisor teaches
+        print(f"imitating {args.advisor or delegate} on {bc_samples} decisions ...", flush=True)
         card["behaviour_cloning"] = behaviour_cloning(
-            model, vec_env, bc_samples, args.bc_epochs, delegate, args.seed
+            model, vec_env, bc_samples, args.bc_epochs, teacher, args.seed
         )
         print(f"behaviour cloning: {card['behaviour_cloning']}", flush=True)
     progress = not args.no_progress
