@@ -153,3 +153,15 @@ def test_shipped_models_take_part_by_name() -> None:
     rows = summarize(names, records)["entries"]
     assert [r["agent"] for r in rows] == names
     assert all(r["games"] == 4 for r in rows) and sum(r["wins"] for r in rows) == 4
+
+
+def test_model_paths_take_part(capsys) -> None:
+    pytest.importorskip("torch")
+    from agents.policy import MODELS_DIR
+
+    folder, model = str(MODELS_DIR / "full"), str(MODELS_DIR / "full" / "model.zip")
+    names = [folder, model]
+    rows = summarize(names, run_tournament(names, 2, seed=0))["entries"]
+    assert [r["agent"] for r in rows] == names and sum(r["wins"] for r in rows) == 2
+    assert main(["--agents", "heuristic,no/such/model.zip", "--games", "2", "--quiet"]) == 2
+    assert "model path" in capsys.readouterr().err

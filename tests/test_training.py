@@ -511,3 +511,28 @@ def test_heuristic_plans_afresh_when_another_card_was_chosen() -> None:
             history.append(action)
             env.step(action)
     assert compared >= 10 and differs >= 1  # cases where the planned slot would be wrong
+
+
+def test_sigterm_stops_and_saves(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM) ends a run like --minutes does: model, checkpoint and card saved."""
+    import signal
+    import time
+
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "stopped"
+    cmd = [sys.executable, "-m", "train.train", "--mode", "bluff", "--quick", "--n-envs", "2"]
+    cmd += ["--steps", "10000000", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 120
+        while not (out / "tb").exists() and time.time() < deadline:  # PPO has started
+            time.sleep(0.2)
+        time.sleep(2)
+        proc.send_signal(signal.SIGTERM)
+        output = proc.communicate(timeout=120)[0].decode()
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, output
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["status"] == "stopped: signal SIGTERM"
+    assert 0 < card["steps"] < 10_000_000 and (out / "model.zip").is_file()

@@ -134,16 +134,20 @@ class _CallableBot:
 
 def make_bot(spec: Any, seed: int | None = None) -> Any:
     """An object with ``act(observation, view=...)`` and ``reset(seed=...)`` from a pool spec:
-    a registered bot name, a saved model path (``*.zip``), an Agent, or a callable."""
+    a registered bot name, a shipped model name (``agents.load``), a saved model path (``*.zip``),
+    an Agent, or a callable."""
     if isinstance(spec, str):
         if spec.endswith(".zip"):
             from agents.policy import PolicyAgent
 
             return PolicyAgent(spec, seed=seed)
         import agents
+        from agents.policy import available_models
 
         if spec == "heuristic" and "heuristic" not in agents.available():
             spec = "random"
+        if spec not in agents.available() and spec in available_models():
+            return agents.load(spec, seed=seed)
         try:
             return agents.make(spec, seed=seed)
         except TypeError:  # a factory without a seed argument

@@ -3,7 +3,10 @@
     python -m train.tournament --agents heuristic,random,random,random --games 2000 \\
         --players 4 --length short --seed 0 [--workers 2] [--json out.json] [--plot out.png]
 
-Each *entry* of ``--agents`` (the same bot may appear several times) is one competitor. Deal
+Each *entry* of ``--agents`` (the same bot may appear several times) is one competitor: a
+registered bot (``random``, ``honest``, ``heuristic``), a shipped model (``bluffer``,
+``safecracker``, ``full``) or the path of a trained model (``runs/x/model.zip``, a checkpoint
+``.zip``, or a run folder holding ``model.zip``). Deal
 seeds are fixed by ``--seed``; every deal is played once with each rotation of the entry list over
 the seats, so every entry sits in every seat on the same deals and no entry gains from a seat or a
 lucky deal (``--games`` is rounded up to a multiple of the number of seats). Per entry it reports:
@@ -31,6 +34,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 __all__ = ["wilson_interval", "run_tournament", "summarize", "format_table", "main"]
@@ -62,6 +66,11 @@ def _labels(names: Sequence[str]) -> list[str]:
     return out
 
 
+def _is_model(name: str) -> bool:
+    path = Path(name)
+    return (path.suffix == ".zip" and path.is_file()) or (path / "model.zip").is_file()
+
+
 def _deal_seed(seed: int, deal: int) -> int:
     return random.Random(f"granujas-tournament/{seed}/{deal}").getrandbits(63)
 
@@ -73,7 +82,8 @@ def _play_deals(task: tuple) -> list[dict[str, Any]]:
     from agents.driver import play_game
 
     n = len(names)
-    # one instance per entry, reused across games: a registered bot, else a shipped model / .zip
+    # one instance per entry, reused across games: a registered bot, else a shipped model or a
+    # model path
     bots = [
         agents.make(name) if name in agents.available() else agents.load(name) for name in names
     ]
@@ -116,9 +126,12 @@ def run_tournament(
     from agents.policy import available_models
 
     for name in names:
-        if name not in agents.REGISTRY and name not in available_models():
+        if name not in agents.REGISTRY and name not in available_models() and not _is_model(name):
             known = ", ".join(agents.available() + available_models())
-            raise ValueError(f"unknown agent {name!r}; known agents and shipped models: {known}")
+            raise ValueError(
+                f"unknown agent {name!r}; known agents and shipped models: {known}, "
+                "or a model path (a .zip, or a folder holding model.zip)"
+            )
     deals = max(1, math.ceil(games / n))
     env_kwargs = {"num_players": n, "game_length": length}
     chunk = max(1, min(25, math.ceil(deals / max(1, workers * 4))))

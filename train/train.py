@@ -26,7 +26,8 @@ TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``) including ``rollout/
 ``rollout/score`` over the last 100 episodes.
 
 ``--steps`` is a budget of learner steps (decisions of the controlled kinds); ``--minutes`` stops
-earlier at a wall-clock limit (the model and card are saved either way). With ``--resume`` the
+earlier at a wall-clock limit, and so does SIGTERM or Ctrl-C (the model and card are saved in
+every case). With ``--resume`` the
 steps are added to the resumed model's count.
 """
 
@@ -34,9 +35,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import shlex
+import signal
 import sys
 import time
 import zipfile
@@ -158,6 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         "decisions before PPO (default 20,000; 0 with --quick or --resume)",
     )
     p.add_argument("--bc-epochs", type=int, default=4, help="passes over the imitation data")
+    p.add_argument(
+        "--teacher",
+        default=None,
+        help="bot the warm start imitates: a bot name, a shipped model (e.g. bluffer) or a model "
+        ".zip (default: the advisor, else the delegate)",
+    )
     p.add_argument("--checkpoint-every", type=int, default=25_000, help="steps between checkpoints")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -184,6 +193,10 @@ def make_env_fn(
     """A picklable factory of one :class:`SingleSeatEnv` (for ``SubprocVecEnv``)."""
 
     def _init() -> SingleSeatEnv:
+        if multiprocessing.parent_process() is not None:
+            # a SubprocVecEnv worker: Ctrl-C reaches the whole process group, and the main
+            # process must keep its workers to finish the step and save
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         env = SingleSeatEnv(
             num_players=players,
             game_length=length,
@@ -342,8 +355,7 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
                 self._snapshot()
             if args.minutes is not None and time.time() - self.start > args.minutes * 60:
                 state["stopped"] = "time limit"
-                return False
-            return True
+            return "stopped" not in state
 
         def _snapshot(self) -> None:
             path = out / "league" / f"snapshot_{self.num_timesteps}_steps.zip"
@@ -491,11 +503,12 @@ def main(argv: list[str] | None = None) -> int:
     if bc_samples is None:
         bc_samples = 0 if (quick or args.resume) else 20_000
     if bc_samples > 0 and not args.resume:
-        teacher = None if args.advisor else delegate  # None: the advisor teaches
-        print(f"imitating {args.advisor or delegate} on {bc_samples} decisions ...", flush=True)
+        teacher = args.teacher or (None if args.advisor else delegate)  # None: the advisor
+        print(f"imitating {teacher or args.advisor} on {bc_samples} decisions ...", flush=True)
         card["behaviour_cloning"] = behaviour_cloning(
             model, vec_env, bc_samples, args.bc_epochs, teacher, args.seed
         )
+        card["behaviour_cloning"]["teacher"] = teacher or args.advisor
         print(f"behaviour cloning: {card['behaviour_cloning']}", flush=True)
     progress = not args.no_progress
     if progress:
@@ -505,6 +518,12 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             progress = False
     callbacks = _callbacks(args, out, vec_env, state)
+
+    def stop(signum: int, _frame: Any) -> None:  # finish the step, then save model and card
+        state["stopped"] = f"signal {signal.Signals(signum).name}"
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     start = time.time()
     try:
         model.learn(
@@ -514,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
             reset_num_timesteps=not args.resume,
             tb_log_name=f"{args.mode}",
         )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a second interrupt during an update, or a SubprocVecEnv worker
         state["stopped"] = "interrupted"
     wall = time.time() - run_start
     ppo_wall = time.time() - start
