@@ -471,6 +471,20 @@ def test_demonstrations_with_an_advisor_copy_the_advice() -> None:
     assert data["masks"][np.arange(len(advice)), data["actions"]].all()
 
 
+def test_demonstrations_with_an_advisor_and_another_teacher() -> None:
+    """A teacher (e.g. a trained model that reads its own advice) gets the AEC observation."""
+    seen = []
+
+    def last_legal(observation, view) -> int:
+        seen.append(observation["observation"].shape)
+        return int(np.flatnonzero(observation["action_mask"])[-1])
+
+    env = _advice_env("full")
+    data = env.collect_demonstrations(40, teacher=last_legal)
+    assert set(seen) == {(OBS_SIZE,)} and data["obs"].shape[1] == OBS_SIZE + N_ACTIONS
+    assert np.array_equal(data["actions"], [np.flatnonzero(m)[-1] for m in data["masks"]])
+
+
 def test_heuristic_plans_afresh_when_another_card_was_chosen() -> None:
     """An advisor heuristic whose plan_card advice was overruled picks the slot for the card
     actually chosen (as a fresh heuristic would), not the slot it had planned for its own card."""

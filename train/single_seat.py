@@ -394,7 +394,7 @@ class SingleSeatEnv(gymnasium.Env):
                 if teacher_bot is None:
                     action = int(self.advice)
                 else:
-                    observation = {"observation": obs, "action_mask": mask.astype(np.int8)}
+                    observation = self.env.observe(self.agent)  # the AEC one, without advice
                     wants = getattr(teacher_bot, "wants_view", True)
                     view = seat_view(self.game, self.seat) if wants else None
                     action = int(teacher_bot.act(observation, view=view))
