@@ -165,3 +165,23 @@ def test_model_paths_take_part(capsys) -> None:
     assert [r["agent"] for r in rows] == names and sum(r["wins"] for r in rows) == 2
     assert main(["--agents", "heuristic,no/such/model.zip", "--games", "2", "--quiet"]) == 2
     assert "model path" in capsys.readouterr().err
+
+
+def test_evaluate_ranks_models_against_one_opponent(tmp_path, capsys) -> None:
+    pytest.importorskip("torch")
+    from train.evaluate import evaluate
+    from train.evaluate import main as evaluate_main
+
+    rows = evaluate(["heuristic", "random"], opponent="honest", players=2, games=6, seed=3)
+    assert {r["model"] for r in rows} == {"heuristic", "random"}
+    assert rows[0]["win_rate"] >= rows[1]["win_rate"]  # best first
+    assert all(r["games"] == 6 and r["entry"] == 0 and r["opponent"] == "honest" for r in rows)
+    # the model's row is the model's own: same figures as its row of the plain tournament
+    alone = summarize(["random", "honest"], run_tournament(["random", "honest"], 6, seed=3))
+    assert next(r for r in rows if r["model"] == "random")["wins"] == alone["entries"][0]["wins"]
+    out = tmp_path / "eval.json"
+    args = ["bluffer", "--players", "2", "--games", "2", "--opponent", "random", "--json", str(out)]
+    assert evaluate_main(args) == 0
+    assert "bluffer" in capsys.readouterr().out
+    assert json.loads(out.read_text())[0]["games"] == 2
+    assert evaluate_main(["nobody", "--games", "2"]) == 2
