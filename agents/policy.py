@@ -8,8 +8,10 @@
 A :class:`PolicyAgent` plays the decision kinds its model was trained on (``decisions``: a mode
 name of :data:`train.single_seat.MODES` or a set of kinds; default: the ``decisions`` recorded in
 the model's ``model_card.json``, else every kind) and hands every other decision to its
-``delegate`` bot (default: the heuristic, like during training). It is deterministic by default
-(the most probable legal action).
+``delegate`` bot (default: the heuristic, like during training). A model trained with an advisor
+(``train.train --advisor heuristic``, recorded in its card) reads the advisor's recommended action
+after the observation (:mod:`agents.advice`); the agent runs the advisor at each of its decisions.
+It is deterministic by default (the most probable legal action).
 
 The model is read once per path (a module-level cache). Inference runs in numpy on the exported
 weights of the MLP policy (``MlpPolicy``: linear layers with tanh/ReLU), about ten times faster per
