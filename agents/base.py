@@ -6,7 +6,8 @@ single-seat training wrapper, the evaluator)::
     agent.reset(seed=...)                      # once per game
     for name in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
-        action = None if term or trunc else agent.act(obs, view=info.get("view"))
+        view = env.unwrapped.seat_view(name)   # optional for bots with wants_view = False
+        action = None if term or trunc else bots[name].act(obs, view=view)
         env.step(action)
 
 ``observation`` is the PettingZoo dict ``{"observation": float32 array, "action_mask": int8
