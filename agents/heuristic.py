@@ -689,10 +689,10 @@ class HeuristicAgent(Agent):
         return A.CARD + card
 
     def _on_plan_slot(self, ctx: _Ctx, legal):
-        card = ctx.view.context.get("card")
+        card = ctx.view.context["card"]
         if card != self._plan_card:
             # another player of this seat (a learner it advises) chose the card: plan afresh
-            self._plan_slot = None if card is None else self._plan(ctx, ctx.view.hand, card=card)[1]
+            self._plan_card, self._plan_slot = self._plan(ctx, ctx.view.hand, card=card)
         face_up = getattr(A, "FACE_UP", -1)
         if face_up in legal:
             # a 0 may be shown face up (no bluff, no slot ability, the enabling Granuja's effect)

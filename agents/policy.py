@@ -33,7 +33,7 @@ import numpy as np
 from agents.advice import advised_vector
 from agents.base import Agent, legal_actions
 
-__all__ = ["PolicyAgent", "load", "available_models", "MODELS_DIR", "load_model"]
+__all__ = ["PolicyAgent", "load", "resolve_model", "available_models", "MODELS_DIR", "load_model"]
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
@@ -261,17 +261,24 @@ def available_models() -> list[str]:
     return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.zip"))
 
 
+def resolve_model(name: str | Path) -> Path | None:
+    """The ``model.zip`` that ``name`` names: a ``.zip`` file, a folder holding ``model.zip``, or
+    a shipped model's name; None if it names none."""
+    path = Path(name)
+    if path.suffix == ".zip" and path.is_file():
+        return path
+    for folder in (path, MODELS_DIR / str(name)):
+        if (folder / "model.zip").is_file():
+            return folder / "model.zip"
+    return None
+
+
 def load(name: str, **kwargs: Any) -> PolicyAgent:
     """The shipped model ``name`` (e.g. ``"bluffer"``, ``"safecracker"``, ``"full"``) as a
     :class:`PolicyAgent`; ``kwargs`` go to it (``delegate``, ``deterministic``, ``seed``...).
     A path to a ``.zip`` or to a folder holding ``model.zip`` works too."""
-    path = Path(name)
-    if path.suffix == ".zip" and path.is_file():
-        return PolicyAgent(path, **kwargs)
-    if path.is_dir() and (path / "model.zip").is_file():
-        return PolicyAgent(path / "model.zip", **kwargs)
-    model = MODELS_DIR / name / "model.zip"
-    if not model.is_file():
+    model = resolve_model(name)
+    if model is None:
         known = ", ".join(available_models()) or "(none shipped)"
         raise ValueError(f"unknown model {name!r}; shipped models: {known}")
     return PolicyAgent(model, **kwargs)

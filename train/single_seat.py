@@ -137,17 +137,14 @@ def make_bot(spec: Any, seed: int | None = None) -> Any:
     a registered bot name, a shipped model name (``agents.load``), a saved model path (``*.zip``),
     an Agent, or a callable."""
     if isinstance(spec, str):
-        if spec.endswith(".zip"):
-            from agents.policy import PolicyAgent
-
-            return PolicyAgent(spec, seed=seed)
         import agents
-        from agents.policy import available_models
+        from agents.policy import PolicyAgent, resolve_model
 
         if spec == "heuristic" and "heuristic" not in agents.available():
             spec = "random"
-        if spec not in agents.available() and spec in available_models():
-            return agents.load(spec, seed=seed)
+        model = None if spec in agents.available() else resolve_model(spec)
+        if model is not None or spec.endswith(".zip"):  # a missing .zip: PolicyAgent says so
+            return PolicyAgent(model or spec, seed=seed)
         try:
             return agents.make(spec, seed=seed)
         except TypeError:  # a factory without a seed argument

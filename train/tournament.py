@@ -34,7 +34,6 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 __all__ = ["wilson_interval", "run_tournament", "summarize", "format_table", "main"]
@@ -64,11 +63,6 @@ def _labels(names: Sequence[str]) -> list[str]:
             seen[name] = seen.get(name, 0) + 1
             out.append(f"{name}#{seen[name]}")
     return out
-
-
-def _is_model(name: str) -> bool:
-    path = Path(name)
-    return (path.suffix == ".zip" and path.is_file()) or (path / "model.zip").is_file()
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -123,10 +117,10 @@ def run_tournament(
     import agents
 
     n = len(names)
-    from agents.policy import available_models
+    from agents.policy import available_models, resolve_model
 
     for name in names:
-        if name not in agents.REGISTRY and name not in available_models() and not _is_model(name):
+        if name not in agents.REGISTRY and resolve_model(name) is None:
             known = ", ".join(agents.available() + available_models())
             raise ValueError(
                 f"unknown agent {name!r}; known agents and shipped models: {known}, "
