@@ -304,6 +304,10 @@ class Game:
         state["_legal_cache"] = None  # derived; never part of the state
         return state
 
+    def clone(self) -> Game:
+        """An independent copy of the game in progress (for search: branch, play on, discard)."""
+        return copy.deepcopy(self)
+
     def __deepcopy__(self, memo: dict) -> Game:
         clone = Game.__new__(Game)
         memo[id(self)] = clone
