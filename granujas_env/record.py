@@ -5,10 +5,13 @@ decision kind and a readable name beside each, for the reader), the digest of th
 last action (:func:`granujas_env.engine.snapshot.digest`) and optionally a full-state snapshot
 (:func:`granujas_env.engine.snapshot.to_dict`) from which the game resumes without replaying.
 
-Loading never gives a wrong game: :func:`load` checks the format name and version, every field and
-its type, the rules/card data fingerprint, then replays every action (each must be legal for the
-decision the record says is pending, asked of the player it names) and compares the final digest
-and the snapshot. Any mismatch raises :class:`RecordError` naming the file, the field or the step.
+Loading never gives a wrong game: :func:`load` checks the file (a readable regular file of at most
+16 MiB of UTF-8 JSON, nested at most 32 levels, no number of thousands of digits, no NaN), the
+format name and version, the env version (a record of another ``granujas_vN`` fails, naming both),
+every field and its type, the rules/card data fingerprint, then replays every action (each must be
+legal for the decision the record says is pending, asked of the player it names) and compares the
+final digest and, field by field, the snapshot with the replayed state. Any problem raises
+:class:`RecordError` naming the file and the field, the step or the snapshot path.
 
     python -m granujas_env.record show FILE [--seat S] [--every-step] [--reveal]
 
@@ -16,11 +19,12 @@ renders a record turn by turn with :func:`granujas_env.render.render_text` (publ
 default; ``--seat S`` adds that seat's own information; the answers of private decisions, such as
 the card chosen in the Plan, are shown only to their owner unless ``--reveal``).
 
-File layout (format ``granujas-game-record``, version 1)::
+File layout (format ``granujas-game-record``, version 2)::
 
     {
-      "format": "granujas-game-record", "version": 1,
-      "package_version": "0.1.0",            # informative: compatibility is the format version
+      "format": "granujas-game-record", "version": 2,
+      "env_version": "granujas_v1",          # the rules' version (granujas_env.version.ENV_NAME)
+      "package_version": "0.1.0",            # informative: compatibility is the two versions above
       "data_fingerprint": "<sha256>",         # of the rules and card catalog the game used
       "config": {"num_players": 3, "game_length": "short", "strategy_cards": false},
       "seed": 7,
@@ -35,6 +39,9 @@ File layout (format ``granujas-game-record``, version 1)::
 where K is the number of steps applied when it showed (0: at setup); for ``"exception"`` the last
 recorded step (or the setup, if there are none) raised ``failure["exception"]`` and replaying it
 raises again, which is what reproducing it means.
+
+Format version 1 had no ``env_version``: its records were made with ``granujas_v0``, whose end of
+day differs, so they fail to load with a message naming both versions.
 """
 
 from __future__ import annotations
@@ -42,6 +49,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -50,17 +59,23 @@ from typing import Any
 
 from . import __version__
 from .engine import actions as A
-from .engine.data import Catalog, Rules
+from .engine.data import MAX_DEPTH, Catalog, Rules, is_int, nested_too_deep, read_text, shown
 from .engine.game import DECISION_KINDS, Game, GameConfig, IllegalActionError, default_data
 from .engine.snapshot import SnapshotError, _plain, digest, from_dict, to_dict
+from .version import ENV_NAME, ENV_VERSION
 
 FORMAT = "granujas-game-record"
-VERSION = 1
+VERSION = 2
 FAILURE_KINDS = ("invariant", "exception", "step_bound")
+# The env version of the records of an older format, which had no "env_version" field.
+FORMAT_ENV = {1: "granujas_v0"}
+# What changed in the rules at each env version (granujas_env.version has the details).
+RULE_CHANGES = {1: "the end-of-day rules changed"}
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 _REQUIRED = (
-    "format", "version", "package_version", "data_fingerprint", "config", "seed", "final_digest",
-    "steps",
+    "format", "version", "env_version", "package_version", "data_fingerprint", "config", "seed",
+    "final_digest", "steps",
 )
 _OPTIONAL = ("failure", "meta", "snapshot")
 _STEP_KEYS = ("player", "decision", "action", "name")
@@ -106,6 +121,7 @@ class GameRecord:
         head: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
+            "env_version": ENV_NAME,
             "package_version": self.package_version,
             "data_fingerprint": self.data_fingerprint,
             "config": {
@@ -255,13 +271,16 @@ def replay(
 
 
 def resume(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> Game:
-    """The game at the end of the record: restored from its snapshot if it has one (checked
-    against the final digest), otherwise by replaying every step."""
+    """The game at the end of the record: restored from its snapshot if it has one (which must
+    restore to exactly itself and match the final digest), otherwise by replaying every step."""
     if record.snapshot is not None:
         try:
             game = from_dict(record.snapshot, rules=rules, catalog=catalog)
         except SnapshotError as exc:
             raise RecordError(f"snapshot: {exc}") from None
+        # a field from_dict takes but does not restore as written (e.g. an unknown scalar named
+        # like an attribute the snapshot leaves out: rules, catalog) would make a broken game
+        _check_snapshot(record.snapshot, game, "the restored state")
         if digest(game) != record.final_digest:
             raise RecordError("snapshot: the restored state does not match final_digest")
         return game
@@ -271,8 +290,40 @@ def resume(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog |
     return game
 
 
+def first_difference(recorded: Any, actual: Any, name: str, where: str = "snapshot") -> str | None:
+    """Where the JSON value ``recorded`` first differs from ``actual`` (called ``name`` in the
+    sentence), depth first with keys in sorted order; None if they are equal. Types count: ``1``,
+    ``1.0`` and ``true`` all differ."""
+    stack = [(recorded, actual, where)]
+    while stack:
+        a, b, here = stack.pop()
+        if type(a) is not type(b) or not isinstance(a, (dict, list)) and a != b:
+            return f"{here}: the record has {shown(a)}, {name} has {shown(b)}"
+        if isinstance(a, dict):
+            for key in sorted(set(a) | set(b), key=str):
+                if key not in b:
+                    return f"{here}.{key}: in the record, not in {name}"
+                if key not in a:
+                    return f"{here}.{key}: missing from the record ({name} has {shown(b[key])})"
+            stack.extend((a[k], b[k], f"{here}.{k}") for k in sorted(a, key=str, reverse=True))
+        elif isinstance(a, list):
+            if len(a) != len(b):
+                return f"{here}: the record has {len(a)} items, {name} has {len(b)}"
+            stack.extend((a[i], b[i], f"{here}[{i}]") for i in reversed(range(len(a))))
+    return None
+
+
+def _check_snapshot(snapshot: dict[str, Any], game: Game, name: str) -> None:
+    # through JSON, as a record stores it (tuples become lists, keys strings)
+    state = json.loads(json.dumps(to_dict(game)))
+    difference = first_difference(snapshot, state, name)
+    if difference is not None:
+        raise RecordError(f"the snapshot differs from {name} at {difference}")
+
+
 def verify(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> None:
-    """Replay the record and check every step, the final digest and the snapshot."""
+    """Replay the record and check every step, the final digest and, field by field, the
+    snapshot against the replayed state."""
     fingerprint = data_fingerprint(rules, catalog)
     if record.data_fingerprint != fingerprint:
         raise RecordError(
@@ -307,7 +358,7 @@ def verify(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog |
             f"({str(record.final_digest)[:12]}...): the record is corrupted or from another engine"
         )
     if record.snapshot is not None:
-        resume(record, rules=rules, catalog=catalog)
+        _check_snapshot(record.snapshot, game, "the replayed state")
 
 
 # ---------------------------------------------------------------------------------------- load
@@ -318,19 +369,15 @@ def _describe(action: object) -> str:
         return "out of range"
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_failure(failure: object, where: str) -> dict[str, Any]:
     if not isinstance(failure, dict):
-        raise RecordError(f"{where}: must be a table, got {type(failure).__name__}")
+        raise RecordError(f"{where}: must be a table, got {shown(failure)}")
     kind = failure.get("kind")
     if kind not in FAILURE_KINDS:
-        raise RecordError(f"{where}.kind: must be one of {FAILURE_KINDS}, got {kind!r}")
-    if not _is_int(failure.get("step")) or failure["step"] < 0:
+        raise RecordError(f"{where}.kind: must be one of {FAILURE_KINDS}, got {shown(kind)}")
+    if not is_int(failure.get("step")) or failure["step"] < 0:
         raise RecordError(f"{where}.step: must be a non-negative integer, got "
-                          f"{failure.get('step')!r}")
+                          f"{shown(failure.get('step'))}")
     if not isinstance(failure.get("message"), str):
         raise RecordError(f"{where}.message: must be a string")
     if kind == "exception" and not isinstance(failure.get("exception"), str):
@@ -338,53 +385,99 @@ def _check_failure(failure: object, where: str) -> dict[str, Any]:
     return failure
 
 
+def _not_a_number(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _parse_json(text: str, source: str) -> Any:
+    try:
+        raw = json.loads(text, parse_constant=_not_a_number)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{source}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the "
+            "file is truncated or corrupted"
+        ) from None
+    except RecursionError:
+        raise RecordError(f"{source}: not a game record: lists or objects nested too deeply (at "
+                          f"most {MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # NaN/Infinity, or an int longer than Python converts
+        reason = str(exc) if "JSON number" in str(exc) else (
+            "a number has more digits than Python converts, 4300 by default")
+        raise RecordError(f"{source}: not valid JSON ({reason})") from None
+    if nested_too_deep(raw):
+        raise RecordError(f"{source}: not a game record: lists or objects nested more than "
+                          f"{MAX_DEPTH} levels deep")
+    return raw
+
+
+def _env_error(source: str, made_with: object) -> RecordError:
+    number = re.fullmatch(r"granujas_v(\d{1,9})", made_with) if isinstance(made_with, str) else None
+    if number is None:
+        return RecordError(f"{source}: field 'env_version' must be a granujas version like "
+                           f"{ENV_NAME!r}, got {shown(made_with)}")
+    if int(number[1]) > ENV_VERSION:
+        why = "a newer granujas made it: upgrade granujas to replay it"
+    else:
+        changes = [text for v, text in sorted(RULE_CHANGES.items())
+                   if int(number[1]) < v <= ENV_VERSION]
+        why = f"{'; '.join(changes) or 'the rules differ'}, so it cannot be replayed"
+    return RecordError(f"{source}: record made with {made_with}; this is {ENV_NAME}: {why}")
+
+
 def loads(
-    text: str,
+    text: str | bytes,
     *,
     source: str = "<record>",
     check: bool = True,
     rules: Rules | None = None,
     catalog: Catalog | None = None,
 ) -> GameRecord:
-    """Parse and validate a record; with ``check`` (default) also :func:`verify` it."""
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"{source}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the "
-            "file is truncated or corrupted"
-        ) from None
+    """Parse and validate a record (JSON text, or UTF-8 bytes); with ``check`` (default) also
+    :func:`verify` it."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start}); the "
+                              "file is corrupted") from None
+    if not isinstance(text, str):
+        raise RecordError(f"{source}: a game record is JSON text (str or bytes), got "
+                          f"{type(text).__name__}")
+    raw = _parse_json(text, source)
     if not isinstance(raw, dict):
         raise RecordError(f"{source}: a game record is a JSON object, got {type(raw).__name__}")
     if raw.get("format") != FORMAT:
-        raise RecordError(f"{source}: not a granujas game record (format {raw.get('format')!r}, "
-                          f"expected {FORMAT!r})")
+        raise RecordError(f"{source}: not a granujas game record (format "
+                          f"{shown(raw.get('format'))}, expected {FORMAT!r})")
     version = raw.get("version")
-    if not _is_int(version) or version < 1:
-        raise RecordError(f"{source}: invalid format version {version!r} (this granujas reads "
-                          f"version {VERSION})")
+    if not is_int(version) or version < 1:
+        raise RecordError(f"{source}: invalid format version {shown(version)} (this granujas "
+                          f"reads version {VERSION})")
     if version > VERSION:
         raise RecordError(
             f"{source}: record format version {version} is newer than this granujas "
             f"({__version__}) reads (version {VERSION}); upgrade granujas to load it"
         )
-    if version != VERSION:  # pragma: no cover - no older version exists yet
-        raise RecordError(f"{source}: record format version {version} is no longer supported")
+    if version in FORMAT_ENV:
+        raise _env_error(source, FORMAT_ENV[version])
+    made_with = raw.get("env_version", ENV_NAME)  # a missing field is reported below
+    if not isinstance(made_with, str) or made_with != ENV_NAME:
+        raise _env_error(source, made_with)
     missing = [k for k in _REQUIRED if k not in raw]
     if missing:
         raise RecordError(f"{source}: missing field(s) {missing}")
     unknown = [k for k in raw if k not in _REQUIRED and k not in _OPTIONAL]
     if unknown:
-        raise RecordError(f"{source}: unknown field(s) {unknown} (allowed: "
+        raise RecordError(f"{source}: unknown field(s) {shown(unknown)} (allowed: "
                           f"{list(_REQUIRED) + list(_OPTIONAL)})")
 
     def bad(name: str, what: str) -> RecordError:
-        return RecordError(f"{source}: field {name!r} must be {what}, got {raw[name]!r}")
+        return RecordError(f"{source}: field {name!r} must be {what}, got {shown(raw[name])}")
 
     if not isinstance(raw["package_version"], str):
         raise bad("package_version", "a string")
-    if not isinstance(raw["data_fingerprint"], str):
-        raise bad("data_fingerprint", "a string")
+    if not isinstance(raw["data_fingerprint"], str) or not _SHA256.fullmatch(raw["data_fingerprint"]):
+        raise bad("data_fingerprint", "a 64-digit hex SHA-256")
     config = raw["config"]
     if not isinstance(config, dict) or set(config) != {"num_players", "game_length", "strategy_cards"}:
         raise bad("config", "a table of num_players, game_length, strategy_cards")
@@ -392,10 +485,10 @@ def loads(
         game_config = GameConfig(**config)
     except (TypeError, ValueError) as exc:
         raise RecordError(f"{source}: field 'config': {exc}") from None
-    if not _is_int(raw["seed"]):
+    if not is_int(raw["seed"]):
         raise bad("seed", "an integer")
     final = raw["final_digest"]
-    if final is not None and (not isinstance(final, str) or len(final) != 64):
+    if final is not None and (not isinstance(final, str) or not _SHA256.fullmatch(final)):
         raise bad("final_digest", "a 64-digit hex SHA-256 or null")
     if not isinstance(raw["steps"], list):
         raise bad("steps", "a list")
@@ -405,18 +498,20 @@ def loads(
         if not isinstance(item, dict) or not {"player", "decision", "action"} <= set(item) or not (
             set(item) <= set(_STEP_KEYS)
         ):
-            raise RecordError(f"{where}: must be a table of {list(_STEP_KEYS)}, got {item!r}")
+            raise RecordError(f"{where}: must be a table of {list(_STEP_KEYS)}, got {shown(item)}")
         player, decision, action = item["player"], item["decision"], item["action"]
-        if not _is_int(player) or not 0 <= player < game_config.num_players:
-            raise RecordError(f"{where}: player {player!r} is not a seat of a "
+        if not is_int(player) or not 0 <= player < game_config.num_players:
+            raise RecordError(f"{where}: player {shown(player)} is not a seat of a "
                               f"{game_config.num_players}-player game")
-        if decision not in DECISION_KINDS:
-            raise RecordError(f"{where}: unknown decision kind {decision!r}")
-        if not _is_int(action) or not 0 <= action < A.NUM_ACTIONS:
-            raise RecordError(f"{where}: action {action!r} is not an id in 0..{A.NUM_ACTIONS - 1}")
+        if not isinstance(decision, str) or decision not in DECISION_KINDS:
+            raise RecordError(f"{where}: unknown decision kind {shown(decision)} (known: "
+                              f"{', '.join(DECISION_KINDS)})")
+        if not is_int(action) or not 0 <= action < A.NUM_ACTIONS:
+            raise RecordError(f"{where}: action {shown(action)} is not an id in "
+                              f"0..{A.NUM_ACTIONS - 1}")
         if "name" in item and item["name"] != A.describe(action):
             raise RecordError(f"{where}: action {action} is {A.describe(action)!r} but the record "
-                              f"names it {item['name']!r}")
+                              f"names it {shown(item['name'])}")
         steps.append(RecordedStep(player, decision, action))
     failure = raw.get("failure")
     if failure is not None:
@@ -455,14 +550,11 @@ def load(
     rules: Rules | None = None,
     catalog: Catalog | None = None,
 ) -> GameRecord:
-    """Read a record file; it is validated and (with ``check``, the default) replayed and verified."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: file not found") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not UTF-8 text ({exc.reason}); the file is corrupted") from None
+    """Read a record file; it is validated and (with ``check``, the default) replayed and verified.
+
+    Raises :class:`RecordError` naming the file for anything wrong with it, from a path that is not
+    a readable regular file of UTF-8 text (at most 16 MiB) to a step that does not replay."""
+    path, text = read_text(path, RecordError, "game record file")
     return loads(text, source=str(path), check=check, rules=rules, catalog=catalog)
 
 
@@ -518,27 +610,43 @@ def show(record: GameRecord, *, seat: int | None = None, every_step: bool = Fals
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``python -m granujas_env.record`` command line; returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m granujas_env.record", description="Inspect granujas game records."
+        prog="python -m granujas_env.record",
+        description=f"Inspect granujas game records (format version {VERSION}, {ENV_NAME}), as "
+        "written by record_game, play --record and tournament --save-games.",
+        epilog="Exit status: 0 if the record is sound, 2 (with the reason on stderr) if not; "
+        "141 when the reader of the output stops early (e.g. | head), quietly.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    p_show = sub.add_parser("show", help="replay a record and render it turn by turn")
-    p_show.add_argument("file")
-    p_show.add_argument("--seat", type=int, default=None, help="render as this seat sees it")
+    p_show = sub.add_parser("show", help="replay a record and render it turn by turn",
+                            description="Replay a record and render the table at the start of "
+                            "every turn (public view unless --seat), with the actions between.")
+    p_show.add_argument("file", help="the game record (JSON)")
+    p_show.add_argument("--seat", type=int, default=None,
+                        help="render as this seat sees it (its hand and the Safes it saw); "
+                        "without it, the public view")
     p_show.add_argument("--every-step", action="store_true", help="render after every step")
     p_show.add_argument("--reveal", action="store_true",
                         help="show every action in full (the Plan's card values included)")
-    p_check = sub.add_parser("check", help="validate and replay a record; exit 0 if it is sound")
-    p_check.add_argument("file")
+    p_check = sub.add_parser("check", help="validate and replay a record; exit 0 if it is sound",
+                             description="Validate a record, replay every step and compare the "
+                             "final digest and the snapshot; exit 0 if it is sound, 2 if not.")
+    p_check.add_argument("file", help="the game record (JSON)")
     args = parser.parse_args(argv)
     try:
         record = load(args.file)
         if args.command == "check":
             print(f"{args.file}: ok ({len(record.steps)} steps, {record.config.num_players} "
-                  f"players, {record.config.game_length}, seed {record.seed})")
+                  f"players, {record.config.game_length}, seed {record.seed}, {ENV_NAME})")
             return 0
         for block in show(record, seat=args.seat, every_step=args.every_step, reveal=args.reveal):
-            print(block)
+            print(block, flush=True)
+    except BrokenPipeError:
+        # the reader stopped early (``| head``): stop quietly, and keep Python's own flush at exit
+        # from writing into the closed pipe again; the status of a Unix tool killed by SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13
     except (RecordError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

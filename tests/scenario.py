@@ -18,9 +18,12 @@ from granujas_env.engine.state import Frame, Granuja
 # --------------------------------------------------------------------------- building a game
 
 
-def new_game(players: int = 2, length: str = "short", seed: int = 0, first: int | None = 0) -> Game:
-    """A fresh game whose first turn is played by seat ``first`` (None: keep the seeded choice)."""
-    game = Game(GameConfig(players, length), seed=seed)
+def new_game(
+    players: int = 2, length: str = "short", seed: int = 0, first: int | None = 0, catalog=None
+) -> Game:
+    """A fresh game whose first turn is played by seat ``first`` (None: keep the seeded choice),
+    with the shipped card catalog or ``catalog``."""
+    game = Game(GameConfig(players, length), seed=seed, catalog=catalog)
     if first is not None and first != game.first_player:
         game.first_player = first
         restart_turn(game)

@@ -65,24 +65,44 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    "old,new,message",
+    "old,new,problem",
     [
-        ('verb = "gain_money", amount = 3', 'verb = "gain_monee", amount = 3', "unknown verb 'gain_monee'"),
-        ('verb = "gain_money", amount = 3', 'verb = "gain_money"', "needs parameter 'amount'"),
-        ('verb = "gain_money", amount = 3', 'verb = "gain_money", amount = -3', "non-negative"),
-        ('arrows = ["left"]', 'arrows = ["up"]', "arrows must be a list"),
-        ('timing = "start_of_turn"', 'timing = "whenever"', "timing 'whenever' not one of"),
-        ('colour = "green"', 'colour = "pink"', "colour 'pink' not one of"),
-        ('provenance = "printed"', 'provenance = "guessed"', "provenance 'guessed'"),
-        ("format = 1", "format = 2", "format: must be 1"),
-        ('half = "either"', 'half = "left"', "half must be one of"),
-        ('requires = ["money_zero"]', 'requires = ["rich"]', "requires must be a list of"),
+        ('verb = "gain_money", amount = 3', 'verb = "gain_monee", amount = 3',
+         "occupation[0] 'buscador_de_oro'.effect[0]: field 'verb' is 'gain_monee'; must be one of "
+         "blind_mark, destroy_henchmen,"),
+        ('verb = "gain_money", amount = 3', 'verb = "gain_money"',
+         "occupation[0] 'buscador_de_oro'.effect[0]: field 'amount' is missing; must be an "
+         "integer 0..10"),
+        ('verb = "gain_money", amount = 3', 'verb = "gain_money", amount = -3',
+         "occupation[0] 'buscador_de_oro'.effect[0]: field 'amount' is -3; must be an integer 0..10"),
+        ('arrows = ["left"]', 'arrows = ["up"]',
+         "trait[5] 'servicial': field 'arrows' is ['up']; must be a list of distinct values from "
+         "[left, right]"),
+        ('timing = "start_of_turn"', 'timing = "whenever"',
+         "trait[10] 'anciana': field 'timing' is 'whenever'; must be one of after_gain_reputation,"),
+        ('colour = "green"', 'colour = "pink"',
+         "occupation[0] 'buscador_de_oro'.cards[0]: field 'colour' is 'pink'; must be one of black, "
+         "green, purple"),
+        ('provenance = "printed"', 'provenance = "guessed"',
+         "occupation[0] 'buscador_de_oro': field 'provenance' is 'guessed'; must be one of "
+         "invented, printed, reconstructed"),
+        ("format = 1", "format = 2", "field 'format' is 2; must be 1"),
+        ('half = "either"', 'half = "left"',
+         "occupation[15] 'sastre'.effect[0]: field 'half' is 'left'; must be one of either, "
+         "occupation, trait_with_saloon"),
+        ('requires = ["money_zero"]', 'requires = ["rich"]',
+         "trait[11] 'generosa': field 'requires' is ['rich']; must be a list of distinct values "
+         "from [henchman_in_jail, money_zero, rival_has_more_safes]"),
     ],
 )
-def test_loader_reports_card_and_field(tmp_path: Path, old: str, new: str, message: str) -> None:
+def test_loader_reports_card_and_field(tmp_path: Path, old: str, new: str, problem: str) -> None:
     assert old in SOURCE
-    with pytest.raises(CatalogError, match=message.replace("(", r"\(")):
-        load_catalog(write(tmp_path, SOURCE.replace(old, new, 1)))
+    path = write(tmp_path, SOURCE.replace(old, new, 1))
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ")  # the file
+    assert f"\n  - {problem}" in message  # the card, the field, the value and what is allowed
 
 
 def test_loader_lists_every_problem_at_once(tmp_path: Path) -> None:
@@ -91,12 +111,21 @@ def test_loader_lists_every_problem_at_once(tmp_path: Path) -> None:
     )
     with pytest.raises(CatalogError) as info:
         load_catalog(write(tmp_path, text))
-    assert "arrows must be" in str(info.value) and "colour 'pink'" in str(info.value)
+    lines = str(info.value).splitlines()
+    assert lines[0].endswith(": 2 problem(s)") and len(lines) == 3
+    assert "field 'arrows' is ['up']" in lines[2] and "field 'colour' is 'pink'" in lines[1]
 
 
-@pytest.mark.parametrize("text", ["format = 1\n[[occupation", "", "format = 1\nbogus = 3\n"])
-def test_loader_refuses_broken_files(tmp_path: Path, text: str) -> None:
-    with pytest.raises(CatalogError):
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("format = 1\n[[occupation", r"cards.toml: not valid TOML \(Expected"),
+        ("", r"field 'format' is missing; must be 1"),
+        ("format = 1\nbogus = 3\n", r"'bogus': unknown top-level table \(allowed: format,"),
+    ],
+)
+def test_loader_refuses_broken_files(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(CatalogError, match=message):
         load_catalog(write(tmp_path, text))
 
 

@@ -6,6 +6,8 @@ import copy
 import dataclasses
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,7 +175,8 @@ def test_round_trip_and_replay_equality(tmp_path: Path, finished) -> None:
 
 def test_record_is_human_readable(saved: Path, finished) -> None:
     text = saved.read_text()
-    assert text.startswith('{\n  "format": "granujas-game-record",\n  "version": 1,')
+    assert text.startswith('{\n  "format": "granujas-game-record",\n  "version": 2,\n'
+                           '  "env_version": "granujas_v1",\n')
     lines = text.splitlines()
     step_lines = [ln for ln in lines if ln.strip().startswith('{"player"')]
     assert len(step_lines) == len(finished[2])  # one step a line
@@ -232,7 +235,16 @@ def test_not_utf8_and_missing_file(saved: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda r: r.update(version=VERSION + 1), r"format version 2 is newer than this granujas"),
+        (lambda r: r.update(version=VERSION + 1), r"format version 3 is newer than this granujas"),
+        (lambda r: r.update(version=1), r"record made with granujas_v0; this is granujas_v1: the "
+         r"end-of-day rules changed, so it cannot be replayed"),
+        (lambda r: r.update(env_version="granujas_v0"), r"record made with granujas_v0; this is "
+         r"granujas_v1: the end-of-day rules changed, so it cannot be replayed"),
+        (lambda r: r.update(env_version="granujas_v2"), r"record made with granujas_v2; this is "
+         r"granujas_v1: a newer granujas made it: upgrade granujas to replay it"),
+        (lambda r: r.update(env_version=1), r"field 'env_version' must be a granujas version like "
+         r"'granujas_v1', got 1"),
+        (lambda r: r.pop("env_version"), r"missing field\(s\) \['env_version'\]"),
         (lambda r: r.update(version=0), r"invalid format version 0"),
         (lambda r: r.update(version="1"), r"invalid format version '1'"),
         (lambda r: r.update(format="chess-pgn"), r"not a granujas game record"),
@@ -253,8 +265,13 @@ def test_not_utf8_and_missing_file(saved: Path, tmp_path: Path) -> None:
         (lambda r: r.update(final_digest=None), r"final_digest is null but the record has no failure"),
         (lambda r: r.update(data_fingerprint="f" * 64), r"different rules or card data"),
         (lambda r: r["snapshot"]["players"][0].update(money=99),
-         r"snapshot: the restored state does not match final_digest"),
-        (lambda r: r["snapshot"].pop("rng"), r"snapshot: snapshot: missing fields \['rng'\]"),
+         r"the snapshot differs from the replayed state at snapshot.players\[0\].money: the record "
+         r"has 99, the replayed state has \d+$"),
+        (lambda r: r["snapshot"].pop("rng"),
+         r"the snapshot differs from the replayed state at snapshot.rng: missing from the record"),
+        (lambda r: r["snapshot"].update(rules="x"),
+         r"the snapshot differs from the replayed state at snapshot.rules: in the record, not in "
+         r"the replayed state$"),
         (lambda r: r.update(failure={"kind": "boom", "step": 1, "message": ""}),
          r"failure.kind: must be one of"),
     ],
@@ -377,4 +394,40 @@ def test_show_and_check_errors(saved: Path, capsys) -> None:
 
 
 def test_format_constants() -> None:
-    assert FORMAT == "granujas-game-record" and VERSION == 1
+    assert FORMAT == "granujas-game-record" and VERSION == 2
+
+
+def test_resume_refuses_a_snapshot_that_does_not_restore_as_written(saved: Path) -> None:
+    """Even unchecked, a snapshot field that would replace the game's rules or catalog (skipped
+    by the digest) is refused rather than resumed into a broken game."""
+    for key, value in (("rules", "x"), ("catalog", 3)):
+        raw = json.loads(saved.read_text())
+        raw["snapshot"][key] = value
+        with pytest.raises(RecordError, match=rf"snapshot: unknown field '{key}' holding a"):
+            resume(loads(json.dumps(raw), check=False))
+
+
+def test_show_into_a_closed_pipe_exits_quietly(saved: Path) -> None:
+    """``python -m granujas_env.record show FILE | head`` : no BrokenPipeError traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "granujas_env.record", "show", str(saved), "--every-step"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"record: 3 players, short game, seed 21")
+    proc.stdout.close()  # what head does once it has its lines
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and err == b""
+
+
+def test_help_texts(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m granujas_env.record [-h] {show,check} ...")
+    assert f"format version {VERSION}, granujas_v1" in out and "Exit status: 0" in out
+    with pytest.raises(SystemExit):
+        main(["show", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m granujas_env.record show [-h]")
+    assert "without it, the public view" in out and "default" not in out

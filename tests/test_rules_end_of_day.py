@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import pytest
 from scenario import (
+    decisions_until,
+    default_action,
     expect,
+    make_granuja,
     new_game,
     play,
     play_plain_turns,
     play_turn,
+    put_on_sheet,
     set_hand,
+    set_henchmen,
 )
 
+from granujas_env.engine import Catalog, Game, load_catalog
 from granujas_env.engine import actions as A
+from granujas_env.engine.data import DATA_DIR
 
 
 def _scripted_day() -> object:
@@ -180,3 +188,216 @@ def test_reveals_follow_the_turn_order_of_the_day_not_the_seat_numbers() -> None
     ]
     assert [p.reputation for p in game.players] == [0, 0, 0]  # each -1 +1
     assert game.first_player == 2
+
+
+# --------------------------------------------------------------------------- end-of-day abilities
+# The shipped catalog has one «Al final del día» Trait card (Noctámbulo/a); these scenarios need
+# several players holding one, so they play with a copy of the catalog that has four.
+
+
+@pytest.fixture(scope="module")
+def night_owls(tmp_path_factory) -> Catalog:
+    text = (DATA_DIR / "cards.toml").read_text(encoding="utf-8")
+    one = 'id = "noctambulo"'
+    start = text.index(one)
+    copies = text.index("count = 1", start)
+    assert text.index("[[trait]]", start) > copies  # the count of Noctámbulo's own card row
+    path = tmp_path_factory.mktemp("catalog") / "cards.toml"
+    path.write_text(text[:copies] + "count = 4" + text[copies + len("count = 1") :], encoding="utf-8")
+    catalog = load_catalog(path)
+    assert sum(c.trait.id == "noctambulo" for c in catalog.trait_cards) == 4
+    return catalog
+
+
+def night_owl(game: Game, seat: int, occupation: str, pos: int = 0) -> int:
+    """Put a Noctámbulo/a Granuja with ``occupation`` on seat's sheet; its sheet action id."""
+    put_on_sheet(game, seat, pos, make_granuja(game, occupation, "noctambulo"))
+    return A.SHEET + pos
+
+
+def to_end_of_day(game: Game) -> None:
+    """Play day 1 with plain honest turns (nobody challenges, so reputations stay at 0) up to the
+    first end-of-day decision, or to day 2 when there is none."""
+    play_plain_turns(game, game.rules.turns_per_day * game.num_players)
+    assert game.last_turn_player == (game.first_player - 1) % game.num_players
+
+
+def use_all(order: list[int] = ()):
+    """A chooser for ``decisions_until``: the seats of ``order`` (absolute) are chosen in turn at
+    each end_of_day_order; every offered end-of-day Granuja is used; otherwise the default."""
+    order = list(order)
+
+    def choose(game: Game) -> int:
+        frame = game.decision
+        if frame.kind == "end_of_day_order":
+            return A.SEAT + (order.pop(0) - frame.player) % game.num_players
+        if frame.kind == "trigger" and frame.data["timing"] == "end_of_day":
+            return max(game.legal_actions())  # a Granuja rather than pass
+        return default_action(game)
+
+    return choose
+
+
+def asked(game: Game, choose) -> list[tuple[str, int]]:
+    """(kind, player) of every decision until day 2 begins."""
+    frames = decisions_until(game, lambda g: g.day == 2, choose)
+    return [(f.kind, f.player) for f in frames]
+
+
+def test_reputation_from_an_end_of_day_ability_makes_its_user_the_chooser(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    sheet = night_owl(game, 0, "consejero")  # spend 3 $: gain 1 reputation
+    to_end_of_day(game)
+    assert [p.reputation for p in game.players] == [0, 0, 0]  # a tie: nobody would choose
+    money = game.players[0].money
+    # one player can act: its turn comes without an order decision, before the first-player choice
+    expect(game, "trigger", 0, [A.PASS, sheet])
+    play(game, sheet)
+    assert game.players[0].money == money - 3
+    assert [p.reputation for p in game.players] == [1, 0, 0]
+    expect(game, "first_player", 0, [A.SEAT, A.SEAT + 1, A.SEAT + 2])
+    play(game, A.SEAT + 1)  # relative seat 1 of seat 0
+    assert game.day == 2 and game.first_player == 1
+    expect(game, "plan_card", 1)
+
+
+def test_gain_reputation_triggers_resolve_before_the_first_player_choice(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    sheet = night_owl(game, 0, "consejero")
+    put_on_sheet(game, 0, 1, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    to_end_of_day(game)
+    money = game.players[0].money
+    play(game, sheet)
+    # «Después de que obtengas reputación» is offered at the next safe point: still before the
+    # highest reputation chooses
+    expect(game, "trigger", 0, [A.PASS, A.SHEET + 1])
+    assert game.decision.data["timing"] == "after_gain_reputation"
+    play(game, A.SHEET + 1)
+    assert game.players[0].money == money - 3 + 3
+    expect(game, "first_player", 0)
+
+
+def test_the_last_turn_player_orders_two_players_who_can_act(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "buscador_de_oro")  # +3 $
+    night_owl(game, 1, "banquero")  # +4 $
+    to_end_of_day(game)
+    # seat 2 played the last turn: it orders seats 0 and 1 (ids relative to seat 2); it has no
+    # end-of-day Granuja itself, so it is not among them
+    expect(game, "end_of_day_order", 2, [A.SEAT + 1, A.SEAT + 2])
+    assert game.decision.data["seats"] == [0, 1]
+
+
+@pytest.mark.parametrize("order", [[0, 1], [1, 0]])
+def test_the_chosen_order_is_the_order_of_resolution(night_owls, order) -> None:
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "buscador_de_oro")
+    night_owl(game, 1, "banquero")
+    to_end_of_day(game)
+    money = [p.money for p in game.players]
+    # one choice: the one left then acts without a second order decision
+    assert asked(game, use_all(order[:1])) == [
+        ("end_of_day_order", 2), ("trigger", order[0]), ("trigger", order[1]),
+    ]
+    assert [p.money for p in game.players] == [money[0] + 3, money[1] + 4, money[2]]
+    # gain_money raises no reputation: all tied at 0, the order is kept
+    assert game.first_player == 0
+
+
+def test_the_order_is_asked_again_among_those_left(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "buscador_de_oro")
+    night_owl(game, 1, "banquero")
+    night_owl(game, 2, "impresor")
+    to_end_of_day(game)
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 1, A.SEAT + 2])
+    play(game, A.SEAT + 2)  # seat 1 first
+    expect(game, "trigger", 1)
+    play(game, max(game.legal_actions()))
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 1])  # seats 2 and 0 left
+    assert asked(game, use_all([2])) == [("end_of_day_order", 2), ("trigger", 2), ("trigger", 0)]
+
+
+def test_passing_ends_that_players_end_of_day_turn(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "buscador_de_oro")
+    night_owl(game, 1, "banquero")
+    to_end_of_day(game)
+    money = [p.money for p in game.players]
+    play(game, A.SEAT + 1)  # seat 0 first: it passes
+    play(game, A.PASS)
+    expect(game, "trigger", 1)  # then seat 1, and seat 0 is not offered again
+    play(game, A.SHEET)
+    assert game.day == 2 and [p.money for p in game.players] == [money[0], money[1] + 4, money[2]]
+
+
+def test_a_player_that_cannot_pay_does_not_count(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "asaltante_de_bancos")  # costs a free henchman: seat 0 has none
+    set_henchmen(game, 0, free=0, jailed=3)
+    night_owl(game, 1, "banquero")
+    to_end_of_day(game)
+    # only seat 1 can act: no order decision, seat 0 is never asked
+    assert asked(game, use_all()) == [("trigger", 1)]
+    assert game.players[0].free_henchmen == 0 and game.players[0].safes == []
+
+
+def test_nobody_able_to_act_means_no_end_of_day_decision(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "asaltante_de_bancos")
+    set_henchmen(game, 0, free=0, jailed=3)
+    to_end_of_day(game)
+    assert game.day == 2
+    expect(game, "plan_card", 0)
+
+
+def test_a_waiting_player_acts_once_an_earlier_ability_made_it_able(night_owls) -> None:
+    game = new_game(3, catalog=night_owls)
+    rebel = night_owl(game, 0, "rebelde")  # needs a rival holding more Safes
+    thief = night_owl(game, 1, "delincuente")  # spend 2 $: steal a board Safe
+    to_end_of_day(game)
+    expect(game, "trigger", 1, [A.PASS, thief])  # seat 0 cannot act yet: no order decision
+    play(game, thief)
+    expect(game, "steal_target", 1)
+    play(game, game.legal_actions()[0])
+    assert len(game.players[1].safes) == 1
+    expect(game, "trigger", 0, [A.PASS, rebel])  # now seat 0's Rebelde can steal one too
+    play(game, rebel)
+    play(game, game.legal_actions()[0])
+    assert len(game.players[0].safes) == 1 and game.day == 2
+
+
+@pytest.mark.parametrize(("owls", "choice"), [((0, 1, 2), 2), ((0, 1), 0)])
+def test_the_honest_bot_orders_itself_first_else_the_next_seat(night_owls, owls, choice) -> None:
+    import numpy as np
+
+    from agents.honest import HonestAgent
+    from granujas_env.view import seat_view
+
+    game = new_game(3, catalog=night_owls)
+    for seat in owls:
+        night_owl(game, seat, ("buscador_de_oro", "banquero", "impresor")[seat])
+    to_end_of_day(game)
+    expect(game, "end_of_day_order", 2)
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask[game.legal_actions()] = 1
+    action = HonestAgent(seed=0).act({"action_mask": mask}, view=seat_view(game, 2))
+    play(game, action)
+    expect(game, "trigger", choice)
+
+
+def test_a_pending_end_of_day_order_survives_snapshots_and_clones(night_owls) -> None:
+    from granujas_env.engine.snapshot import digest, from_dict, to_dict
+
+    game = new_game(3, catalog=night_owls)
+    night_owl(game, 0, "buscador_de_oro")
+    night_owl(game, 1, "banquero")
+    night_owl(game, 2, "impresor")
+    to_end_of_day(game)
+    play(game, A.SEAT + 2, A.SHEET)  # seat 1 first, and it uses its Granuja
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 1])
+    copies = [from_dict(to_dict(game), catalog=night_owls), game.clone()]
+    for other in (game, *copies):
+        play(other, A.SEAT + 1, A.SHEET, A.SHEET)  # seat 0, then seat 2
+        assert other.day == 2
+    assert digest(copies[0]) == digest(copies[1]) == digest(game)

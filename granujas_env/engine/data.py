@@ -1,15 +1,26 @@
 """Load and validate the data files: the rule numbers (rules.toml) and the card catalog (cards.toml).
 
-Every error names the file, the card (or table) and the field that is wrong, and what is allowed.
+Every problem is a :class:`CatalogError` naming the file, the card (or table) and the field, and
+what is allowed: a path that is not a readable regular file, a file over :data:`MAX_FILE_BYTES`,
+text that is not UTF-8 or not TOML, tables nested deeper than :data:`MAX_DEPTH`, numbers of
+thousands of digits, a value of the wrong type (a string where a table belongs, a float or a bool
+where an integer belongs, a list of the wrong shape) or out of its range. The ranges are the
+``MAX_*`` constants below: the engine and the observation encoder are tested with values at those
+limits (tests/test_hostile_files.py), so a file the loader accepts plays without crashing.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import reprlib
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import actions as A
 from .vocabulary import (
     ARROWS,
     MODIFIERS,
@@ -28,6 +39,36 @@ else:  # pragma: no cover
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 CATALOG_FORMAT = 1
+GAME_LENGTHS = ("short", "long")
+
+# Any data file or game record: larger files are refused unread, deeper nesting is refused (the
+# shipped files nest 4 levels, game records 8).
+MAX_FILE_BYTES = 16 * 2**20
+MAX_DEPTH = 32
+
+# Limits of the catalog's numbers. The observation encoder scales by them (hire cost = Trait cost
+# minus the Occupation's bullet holes, so 0..MAX_COST; tech icons of a Granuja: 0..2 * MAX_TECH).
+MAX_COST = 5  # dollar icons on one Trait card; also the most bullet holes and a Strategy discount
+MAX_TECH = 3  # tech icons on one half (Occupation or Trait card)
+MAX_AMOUNT = 10  # the ``amount`` of one verb step
+MAX_COPIES = 20  # ``count`` of one ``cards`` entry
+MAX_CARDS = 200  # physical cards of one kind (Occupations, Traits); so also designs of one kind
+# Steps that act on the Granuja being used (discard it, swap its own Occupation): a Strategy card
+# or a leader ability is no Granuja, so their effects may not hold them.
+GRANUJA_ONLY_STEPS = frozenset({("discard_self", ""), ("swap_halves", "occupation")})
+
+# Limits of rules.toml. Numbers that the fixed action and observation layout builds in allow only
+# their one value (slots, poker cards, Saloon, sheet, Safes per location, players).
+POKER_CARDS = tuple(range(A.SIZE["card"]))  # 0, A (= 1), 2..6
+SLOT_NUMBERS = tuple(range(1, A.SIZE["slot"] + 1))  # 1 (= A)..6
+SAFE_VALUES = tuple(range(2, 2 + A.SIZE["mark_face"]))  # a Safe's value is a Mark face: 2..7
+MAX_DAYS = A.MAX_HELD_SAFES - 1  # the Safe limit is the day number; one more is held briefly
+MAX_HENCHMEN = 3
+MARKS = 7  # Marks per player
+MAX_MONEY = 30  # starting money and every Sheriff's Office price
+MAX_REPUTATION = 10  # the track lies within -MAX_REPUTATION..MAX_REPUTATION
+MAX_REPUTATION_TECH = 10  # tech points of a reputation square, either sign
+MAX_SCORE_SCALE = 1000
 
 
 class CatalogError(ValueError):
@@ -189,290 +230,397 @@ class Rules:
     score_scale: float
 
 
+# ---------------------------------------------------------------------------------------- reading
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 60
+_SHORT.maxlevel = 3
+
+
+def shown(value: object) -> str:
+    """A short ``repr`` for error messages: long strings, deep lists and long numbers are cut."""
+    try:
+        return _SHORT.repr(value)
+    except ValueError:  # an int of more digits than Python converts to text (4300 by default)
+        return f"<{type(value).__name__} too long to show>"
+
+
+def is_int(value: object) -> bool:
+    """An ``int`` that is not a ``bool`` (``True == 1`` in Python, not in a data file)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def nested_too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether lists and tables nest more than ``limit`` levels in ``value`` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def read_text(
+    path: object, error: type[ValueError], what: str, max_bytes: int = MAX_FILE_BYTES
+) -> tuple[Path, str]:
+    """The path and UTF-8 text of the regular file ``path`` (a ``str`` or ``os.PathLike``).
+
+    Every failure (wrong type, missing, a directory or device, unreadable, over ``max_bytes``, not
+    UTF-8) raises ``error`` naming the file; ``what`` names the kind of file ("rules file").
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise error(f"the {what} path must be a str or os.PathLike, got {type(path).__name__} "
+                    f"{shown(path)}")
+    try:
+        path = Path(path)
+    except TypeError as exc:  # an os.PathLike whose __fspath__ gives bytes or another type
+        raise error(f"the {what} path {shown(path)} is not a usable path ({exc})") from None
+    if path.is_dir():
+        raise error(f"{path}: is a directory, not a {what}")
+    if not path.exists():
+        raise error(f"{path}: file not found")
+    if not path.is_file():  # a device or a pipe could block or never end
+        raise error(f"{path}: not a regular file (a {what} must be one)")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise error(f"{path}: larger than {max_bytes} bytes, the most a {what} may be")
+    try:
+        return path, data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); the file is "
+                    "corrupted or in another encoding") from None
+
+
+def _parse_toml(path: Path, text: str) -> dict[str, Any]:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise CatalogError(f"{path}: tables or lists nested too deeply (at most {MAX_DEPTH} "
+                           "levels)") from None
+    except ValueError:  # tomllib's int() of a number longer than Python converts
+        raise CatalogError(f"{path}: not valid TOML (a number has more digits than Python "
+                           "converts, 4300 by default)") from None
+    if nested_too_deep(raw):
+        raise CatalogError(f"{path}: tables or lists nested more than {MAX_DEPTH} levels deep")
+    return raw
+
+
+# ---------------------------------------------------------------------------------------- checking
+_MISSING: Any = object()
+
+
+class _Broken(dict):
+    """Stands for a table that is missing or not a table (already reported): its fields are not
+    reported again one by one."""
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _span(lo: int, hi: int) -> str:
+    return f"{lo}" if lo == hi else f"an integer {lo}..{hi}"
+
+
+def _member(value: object, choices: tuple | frozenset | dict) -> bool:
+    # type(...) is exact: a bool or a float equal to an allowed integer is not that integer
+    return type(value) in (int, str) and value in choices
+
+
 class _Problems:
+    """Every problem found in one file, raised together as one :class:`CatalogError`.
+
+    The getters record a problem and return ``fallback`` for a missing or bad value, so the check
+    goes on and reports everything at once; nothing built from a fallback is ever returned.
+    """
+
     def __init__(self, source: str) -> None:
         self.source = source
         self.items: list[str] = []
 
     def add(self, where: str, message: str) -> None:
-        self.items.append(f"{where}: {message}")
+        self.items.append(f"{where}: {message}" if where else message)
 
     def raise_if_any(self) -> None:
         if self.items:
             lines = "\n  - ".join(self.items)
             raise CatalogError(f"{self.source}: {len(self.items)} problem(s)\n  - {lines}")
 
+    def value(
+        self, table: dict, key: str, where: str, ok: Callable[[Any], bool], allowed: str,
+        default: Any = _MISSING, fallback: Any = None,
+    ) -> Any:
+        """``table[key]`` if ``ok`` accepts it, else a problem saying it must be ``allowed``."""
+        if key not in table:
+            if default is not _MISSING:
+                return default
+            if not isinstance(table, _Broken):
+                self.add(where, f"field {key!r} is missing; must be {allowed}")
+            return fallback
+        value = table[key]
+        if not ok(value):
+            self.add(where, f"field {key!r} is {shown(value)}; must be {allowed}")
+            return fallback
+        return value
 
-def _load_toml(path: Path | str) -> dict[str, Any]:
-    path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError as exc:
-        raise CatalogError(f"{path}: file not found") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise CatalogError(f"{path}: not valid TOML ({exc})") from exc
+    def integer(self, table: dict, key: str, where: str, lo: int, hi: int,
+                default: Any = _MISSING, fallback: Any = _MISSING) -> Any:
+        """An integer in lo..hi (never a bool or a float); ``fallback`` (default ``lo``) if not."""
+        return self.value(table, key, where, lambda v: is_int(v) and lo <= v <= hi,
+                          _span(lo, hi), default, lo if fallback is _MISSING else fallback)
+
+    def text(self, table: dict, key: str, where: str, required: bool) -> str:
+        if required:
+            return self.value(table, key, where, lambda v: isinstance(v, str) and v != "",
+                              "a non-empty string", fallback="")
+        return self.value(table, key, where, lambda v: isinstance(v, str), "a string", "", "")
+
+    def choice(self, table: dict, key: str, where: str, choices: tuple | frozenset,
+               default: Any = _MISSING) -> str:
+        return self.value(table, key, where, lambda v: _member(v, choices),
+                          f"one of {', '.join(map(str, sorted(choices)))}", default,
+                          sorted(choices)[0])
+
+    def members(self, table: dict, key: str, where: str, choices: tuple | frozenset,
+                default: Any = ()) -> list:
+        """A list of distinct values from ``choices``."""
+
+        def ok(v: Any) -> bool:
+            return (isinstance(v, list) and all(_member(x, choices) for x in v)
+                    and len(set(v)) == len(v))
+
+        allowed = f"a list of distinct values from [{', '.join(map(str, sorted(choices)))}]"
+        return list(self.value(table, key, where, ok, allowed, default, ()))
+
+    def table(self, parent: dict, key: str, where: str, keys: tuple[str, ...]) -> dict:
+        """The table ``parent[key]`` with its unknown keys reported (the getters that read its
+        fields report the missing ones)."""
+        value = self.value(parent, key, where, lambda v: isinstance(v, dict), "a table",
+                           fallback=_Broken())
+        self.keys(value, _join(where, key), keys)
+        return value
+
+    def keys(self, table: dict, where: str, allowed: tuple[str, ...],
+             required: tuple[str, ...] = ()) -> None:
+        for key in table:
+            if key not in allowed:
+                self.add(where, f"unknown field {shown(key)} (allowed: {', '.join(allowed)})")
+        missing = [k for k in required if k not in table]
+        if missing and not isinstance(table, _Broken):
+            self.add(where, f"missing field(s) {', '.join(missing)}")
+
+    def rows(self, raw: dict, key: str) -> Iterator[tuple[str, dict]]:
+        """The tables of the array ``raw[key]`` (``[[key]]``), each with its name for messages."""
+        rows = raw.get(key, [])
+        if not isinstance(rows, list):
+            self.add(key, f"must be an array of tables ([[{key}]]), got {shown(rows)}")
+            return
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                self.add(f"{key}[{i}]", f"must be a table, got {shown(row)}")
+                continue
+            rid = row.get("id")
+            yield (f"{key}[{i}] {shown(rid)}" if isinstance(rid, str) else f"{key}[{i}]"), row
+
+    def effect(self, table: dict, key: str, where: str, granuja: bool = True) -> tuple[Step, ...]:
+        """A list of verb steps ``[{verb = ..., amount = ..., <option> = ...}, ...]``; without
+        ``granuja`` (Strategy cards, leader abilities) no step of :data:`GRANUJA_ONLY_STEPS`."""
+        raw = self.value(table, key, where, lambda v: isinstance(v, list),
+                         "a list of {verb = ...} tables", [], [])
+        here = _join(where, key)
+        steps = []
+        for i, item in enumerate(raw):
+            at = f"{here}[{i}]"
+            if not isinstance(item, dict):
+                self.add(at, f"must be a table {{verb = ...}}, got {shown(item)}")
+                continue
+            verb = self.value(item, "verb", at, lambda v: _member(v, VERB_SPECS),
+                              f"one of {', '.join(sorted(VERB_SPECS))}")
+            if verb is None:
+                continue
+            needs_amount, option_name, allowed, _ = VERB_SPECS[verb]
+            params = (("amount",) if needs_amount else ()) + ((option_name,) if option_name else ())
+            for name in item:
+                if name != "verb" and name not in params:
+                    self.add(at, f"verb {verb!r} takes no parameter {shown(name)} (allowed: "
+                             f"{', '.join(params) or 'none'})")
+            amount = self.integer(item, "amount", at, 0, MAX_AMOUNT) if needs_amount else 0
+            option = self.choice(item, option_name, at, allowed, allowed[0]) if option_name else ""
+            if not granuja and (verb, option) in GRANUJA_ONLY_STEPS:
+                self.add(at, f"{verb} {option}".strip() + " acts on the Granuja being used; a "
+                         f"{where.split('[')[0]} effect has none")
+            steps.append(Step(verb=verb, amount=amount, option=option))
+        return tuple(steps)
+
+    def copies(self, row: dict, where: str, colours: tuple[str, ...], numbers: dict[str, int],
+               slots: frozenset[int] | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """The ``cards`` entries of a design, each as (its name, its checked values): colour,
+        count, the integer fields ``numbers`` (name -> largest value) and, given a Trait's
+        ``slots``, the entry's own slot icons (default: those). Entries with problems are left out."""
+        raw = self.value(row, "cards", where, lambda v: isinstance(v, list) and v != [],
+                         "a non-empty list of {colour, count, ...} tables", fallback=[])
+        fields = ("colour", "count", *numbers, *(("slots",) if slots is not None else ()))
+        out = []
+        for i, item in enumerate(raw):
+            at = f"{where}.cards[{i}]"
+            if not isinstance(item, dict):
+                self.add(at, f"must be a table {{colour, count, ...}}, got {shown(item)}")
+                continue
+            before = len(self.items)
+            self.keys(item, at, fields)
+            entry = {
+                "colour": self.choice(item, "colour", at, colours),
+                "count": self.integer(item, "count", at, 1, MAX_COPIES),
+            }
+            for name, hi in numbers.items():
+                entry[name] = self.integer(item, name, at, 0, hi, 0)
+            if slots is not None:
+                entry["slots"] = frozenset(self.members(item, "slots", at, SLOT_NUMBERS,
+                                                        sorted(slots)))
+            if len(self.items) == before:
+                out.append((at, entry))
+        return out
 
 
-def _parse_effect(raw: Any, where: str, problems: _Problems) -> tuple[Step, ...]:
-    if not isinstance(raw, list):
-        problems.add(where, f"must be a list of {{verb = ...}} tables, got {type(raw).__name__}")
-        return ()
-    steps = []
-    for i, item in enumerate(raw):
-        here = f"{where}[{i}]"
-        if not isinstance(item, dict) or "verb" not in item:
-            problems.add(here, "must be a table with a 'verb' key")
-            continue
-        verb = item["verb"]
-        if verb not in VERB_SPECS:
-            problems.add(here, f"unknown verb {verb!r}; allowed: {', '.join(sorted(VERB_SPECS))}")
-            continue
-        needs_amount, option_name, allowed, _ = VERB_SPECS[verb]
-        params = {"amount"} if needs_amount else set()
-        if option_name:
-            params.add(option_name)
-        for key in item:
-            if key != "verb" and key not in params:
-                shown = ", ".join(sorted(params)) or "none"
-                problems.add(here, f"verb {verb!r} takes no parameter {key!r} (allowed: {shown})")
-        amount = item.get("amount", 0)
-        if needs_amount and "amount" not in item:
-            problems.add(here, f"verb {verb!r} needs parameter 'amount'")
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-            problems.add(here, f"amount must be a non-negative integer, got {amount!r}")
-            amount = 0
-        option = ""
-        if option_name:
-            option = item.get(option_name, allowed[0])
-            if option not in allowed:
-                problems.add(here, f"{option_name} must be one of {', '.join(allowed)}, got {option!r}")
-                option = allowed[0]
-        steps.append(Step(verb=verb, amount=amount, option=option))
-    return tuple(steps)
-
-
-def _requirements(row: dict[str, Any], where: str, problems: _Problems) -> frozenset[str]:
-    value = row.get("requires", [])
-    if not isinstance(value, list) or any(r not in REQUIREMENTS for r in value):
-        problems.add(where, f"requires must be a list of {sorted(REQUIREMENTS)}, got {value!r}")
-        return frozenset()
-    return frozenset(value)
-
-
-def _text(row: dict[str, Any], key: str, where: str, problems: _Problems, required: bool) -> str:
-    value = row.get(key, "")
-    if not isinstance(value, str) or (required and not value):
-        problems.add(where, f"field {key!r} must be a non-empty string")
-        return ""
-    return value
-
-
-def _parse_cards(
-    raw: Any,
-    where: str,
-    colours: tuple[str, ...],
-    fields: tuple[str, ...],
-    problems: _Problems,
-    extra: tuple[str, ...] = (),
-) -> list[dict[str, Any]]:
-    if not isinstance(raw, list) or not raw:
-        problems.add(where, "field 'cards' must be a non-empty list of {colour, count, ...}")
-        return []
-    out = []
-    for i, item in enumerate(raw):
-        here = f"{where}.cards[{i}]"
-        if not isinstance(item, dict):
-            problems.add(here, "must be a table")
-            continue
-        ok = True
-        if item.get("colour") not in colours:
-            problems.add(here, f"colour {item.get('colour')!r} not one of {', '.join(colours)}")
-            ok = False
-        for key in ("count", *fields):
-            value = item.get(key, 0 if key != "count" else None)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                problems.add(here, f"{key} must be a non-negative integer, got {value!r}")
-                ok = False
-        for key in item:
-            if key not in ("colour", "count", *fields, *extra):
-                allowed = ", ".join(("colour", "count", *fields, *extra))
-                problems.add(here, f"unknown field {key!r} (allowed: {allowed})")
-        if ok:
-            out.append(item)
-    return out
-
-
+# ---------------------------------------------------------------------------------------- catalog
 def load_catalog(path: Path | str | None = None) -> Catalog:
     """Load and validate a card catalog file (default: the shipped ``data/cards.toml``)."""
-    path = Path(path) if path is not None else DATA_DIR / "cards.toml"
-    raw = _load_toml(path)
-    problems = _Problems(str(path))
-    if raw.get("format") != CATALOG_FORMAT:
-        problems.add("format", f"must be {CATALOG_FORMAT}, got {raw.get('format')!r}")
+    path, text = read_text(DATA_DIR / "cards.toml" if path is None else path, CatalogError,
+                           "card catalog file")
+    return parse_catalog(_parse_toml(path, text), str(path))
+
+
+def parse_catalog(raw: dict[str, Any], source: str = "<catalog>") -> Catalog:
+    """Validate a parsed catalog file (``tomllib`` output) and build the :class:`Catalog`."""
+    problems = _Problems(source)
+    if not isinstance(raw, dict):
+        problems.add("", f"a catalog is a table of format, occupation, trait, strategy; got "
+                     f"{shown(raw)}")
+        problems.raise_if_any()
+    problems.integer(raw, "format", "", CATALOG_FORMAT, CATALOG_FORMAT)
     for key in raw:
         if key not in ("format", "occupation", "trait", "strategy"):
-            problems.add(key, "unknown top-level table (allowed: format, occupation, trait, strategy)")
+            problems.add(shown(key), "unknown top-level table (allowed: format, occupation, trait, "
+                         "strategy)")
 
     occupations: dict[str, Occupation] = {}
     occ_cards: list[OccupationCard] = []
-    for i, row in enumerate(raw.get("occupation", [])):
-        where = f"occupation[{i}] {row.get('id', '?')!r}"
-        oid = row.get("id")
-        if not isinstance(oid, str) or not oid:
-            problems.add(where, "field 'id' must be a non-empty string")
-            continue
+    occ_fields = ("id", "name", "gloss", "text", "provenance", "basis", "effect", "requires",
+                  "cards")
+    for where, row in problems.rows(raw, "occupation"):
+        oid = problems.text(row, "id", where, True)
         if oid in occupations:
             problems.add(where, "duplicate id")
-            continue
-        provenance = row.get("provenance")
-        if provenance not in PROVENANCES:
-            problems.add(where, f"provenance {provenance!r} not one of {sorted(PROVENANCES)}")
-        allowed = {"id", "name", "gloss", "text", "provenance", "basis", "effect", "requires", "cards"}
-        for key in row:
-            if key not in allowed:
-                problems.add(where, f"unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
+        problems.keys(row, where, occ_fields)
         occ = Occupation(
             id=oid,
-            name=_text(row, "name", where, problems, True),
-            gloss=_text(row, "gloss", where, problems, False),
-            text=_text(row, "text", where, problems, True),
-            provenance=str(provenance),
-            basis=_text(row, "basis", where, problems, False),
-            effect=_parse_effect(row.get("effect", []), f"{where}.effect", problems),
-            requires=_requirements(row, where, problems),
+            name=problems.text(row, "name", where, True),
+            gloss=problems.text(row, "gloss", where, False),
+            text=problems.text(row, "text", where, True),
+            provenance=problems.choice(row, "provenance", where, PROVENANCES),
+            basis=problems.text(row, "basis", where, False),
+            effect=problems.effect(row, "effect", where),
+            requires=frozenset(problems.members(row, "requires", where, tuple(REQUIREMENTS))),
         )
-        occupations[oid] = occ
-        for item in _parse_cards(
-            row.get("cards"), where, OCCUPATION_COLOURS, ("bullet_holes", "tech"), problems
-        ):
-            for _ in range(item["count"]):
-                occ_cards.append(
-                    OccupationCard(
-                        index=len(occ_cards),
-                        occupation=occ,
-                        colour=item["colour"],
-                        bullet_holes=item.get("bullet_holes", 0),
-                        tech=item.get("tech", 0),
-                    )
-                )
+        occupations.setdefault(oid, occ)
+        numbers = {"bullet_holes": MAX_COST, "tech": MAX_TECH}
+        for _, entry in problems.copies(row, where, OCCUPATION_COLOURS, numbers):
+            occ_cards += [
+                OccupationCard(len(occ_cards) + k, occ, entry["colour"], entry["bullet_holes"],
+                               entry["tech"])
+                for k in range(entry["count"])
+            ]
+            if len(occ_cards) > MAX_CARDS:
+                break
 
     traits: dict[str, Trait] = {}
     trait_cards: list[TraitCard] = []
-    for i, row in enumerate(raw.get("trait", [])):
-        where = f"trait[{i}] {row.get('id', '?')!r}"
-        tid = row.get("id")
-        if not isinstance(tid, str) or not tid:
-            problems.add(where, "field 'id' must be a non-empty string")
-            continue
+    trait_fields = ("id", "name", "gloss", "text", "provenance", "basis", "timing", "slots",
+                    "arrows", "modifiers", "before", "after", "requires", "cards")
+    for where, row in problems.rows(raw, "trait"):
+        tid = problems.text(row, "id", where, True)
         if tid in traits:
             problems.add(where, "duplicate id")
-            continue
-        allowed = {
-            "id", "name", "gloss", "text", "provenance", "basis", "timing", "slots", "arrows",
-            "modifiers", "before", "after", "requires", "cards",
-        }
-        for key in row:
-            if key not in allowed:
-                problems.add(where, f"unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
-        provenance = row.get("provenance")
-        if provenance not in PROVENANCES:
-            problems.add(where, f"provenance {provenance!r} not one of {sorted(PROVENANCES)}")
-        timing = row.get("timing")
-        if timing not in TIMINGS:
-            problems.add(where, f"timing {timing!r} not one of {', '.join(sorted(TIMINGS))}")
-        slots = row.get("slots", [])
-        if not isinstance(slots, list) or any(s not in range(1, 7) for s in slots):
-            problems.add(where, f"slots must be a list of slot numbers 1-6 (1 = A), got {slots!r}")
-            slots = []
-        arrows = row.get("arrows", [])
-        if not isinstance(arrows, list) or any(a not in ARROWS for a in arrows):
-            problems.add(where, f"arrows must be a list of {sorted(ARROWS)}, got {arrows!r}")
-            arrows = []
-        if timing == "response" and not arrows:
+        problems.keys(row, where, trait_fields)
+        timing = problems.choice(row, "timing", where, TIMINGS)
+        reported = len(problems.items)
+        arrows = problems.members(row, "arrows", where, ARROWS)
+        if timing == "response" and not arrows and len(problems.items) == reported:
             problems.add(where, "timing 'response' needs a non-empty 'arrows' list")
-        modifiers = row.get("modifiers", [])
-        if not isinstance(modifiers, list) or any(m not in MODIFIERS for m in modifiers):
-            problems.add(where, f"modifiers must be a list of {sorted(MODIFIERS)}, got {modifiers!r}")
-            modifiers = []
         trait = Trait(
             id=tid,
-            name=_text(row, "name", where, problems, True),
-            gloss=_text(row, "gloss", where, problems, False),
-            text=_text(row, "text", where, problems, False),
-            provenance=str(provenance),
-            basis=_text(row, "basis", where, problems, False),
-            timing=str(timing),
-            slots=frozenset(slots),
+            name=problems.text(row, "name", where, True),
+            gloss=problems.text(row, "gloss", where, False),
+            text=problems.text(row, "text", where, False),
+            provenance=problems.choice(row, "provenance", where, PROVENANCES),
+            basis=problems.text(row, "basis", where, False),
+            timing=timing,
+            slots=frozenset(problems.members(row, "slots", where, SLOT_NUMBERS)),
             arrows=frozenset(arrows),
-            modifiers=frozenset(modifiers),
-            before=_parse_effect(row.get("before", []), f"{where}.before", problems),
-            after=_parse_effect(row.get("after", []), f"{where}.after", problems),
-            requires=_requirements(row, where, problems),
+            modifiers=frozenset(problems.members(row, "modifiers", where, MODIFIERS)),
+            before=problems.effect(row, "before", where),
+            after=problems.effect(row, "after", where),
+            requires=frozenset(problems.members(row, "requires", where, tuple(REQUIREMENTS))),
         )
-        traits[tid] = trait
-        for item in _parse_cards(
-            row.get("cards"), where, TRAIT_COLOURS, ("cost", "tech"), problems, extra=("slots",)
-        ):
-            card_slots = item.get("slots", sorted(trait.slots))
-            if not isinstance(card_slots, list) or any(x not in range(1, 7) for x in card_slots):
-                problems.add(f"{where}.cards", f"slots must be slot numbers 1-6, got {card_slots!r}")
-                card_slots = []
-            if timing == "slots" and not card_slots:
-                problems.add(f"{where}.cards", "timing 'slots' needs slot icons (trait or card)")
-            for _ in range(item["count"]):
-                trait_cards.append(
-                    TraitCard(
-                        index=len(trait_cards),
-                        trait=trait,
-                        colour=item["colour"],
-                        cost=item.get("cost", 0),
-                        tech=item.get("tech", 0),
-                        slots=frozenset(card_slots),
-                    )
-                )
-    if not occ_cards:
-        problems.add("occupation", "the catalog has no Occupation cards")
-    if not trait_cards:
-        problems.add("trait", "the catalog has no Trait cards")
-    strategies = _parse_strategies(raw.get("strategy", []), problems)
+        traits.setdefault(tid, trait)
+        numbers = {"cost": MAX_COST, "tech": MAX_TECH}
+        for at, entry in problems.copies(row, where, TRAIT_COLOURS, numbers, trait.slots):
+            slots = entry["slots"]
+            if timing == "slots" and not slots:
+                problems.add(at, "timing 'slots' needs slot icons (on the trait or the card)")
+            trait_cards += [
+                TraitCard(len(trait_cards) + k, trait, entry["colour"], entry["cost"], entry["tech"],
+                          slots)
+                for k in range(entry["count"])
+            ]
+            if len(trait_cards) > MAX_CARDS:
+                break
+    for kind, cards in (("occupation", occ_cards), ("trait", trait_cards)):
+        if not cards:
+            problems.add(kind, f"the catalog has no {kind.capitalize()} cards")
+        if len(cards) > MAX_CARDS:
+            problems.add(kind, f"more than {MAX_CARDS} {kind.capitalize()} cards (the most allowed)")
+    strategies = _parse_strategies(raw, problems)
     problems.raise_if_any()
     return Catalog(
-        occupations, traits, tuple(occ_cards), tuple(trait_cards), str(path), tuple(strategies)
+        occupations, traits, tuple(occ_cards), tuple(trait_cards), source, tuple(strategies)
     )
 
 
-def _parse_strategies(rows: Any, problems: _Problems) -> list[StrategyCard]:
+def _parse_strategies(raw: dict[str, Any], problems: _Problems) -> list[StrategyCard]:
     out: list[StrategyCard] = []
-    allowed = {"id", "name", "gloss", "leader", "text", "provenance", "basis", "timing", "effect",
-               "discount"}
-    for i, row in enumerate(rows):
-        where = f"strategy[{i}] {row.get('id', '?')!r}"
-        for key in row:
-            if key not in allowed:
-                problems.add(where, f"unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
-        timing = row.get("timing", "step2")
-        if timing not in STRATEGY_TIMINGS:
-            problems.add(where, f"timing {timing!r} not one of {', '.join(STRATEGY_TIMINGS)}")
-        if row.get("provenance") not in PROVENANCES:
-            problems.add(where, f"provenance {row.get('provenance')!r} not one of {sorted(PROVENANCES)}")
-        discount = row.get("discount", 0)
-        if not isinstance(discount, int) or discount < 0:
-            problems.add(where, f"discount must be a non-negative integer, got {discount!r}")
-            discount = 0
+    fields = ("id", "name", "gloss", "leader", "text", "provenance", "basis", "timing", "effect",
+              "discount")
+    for where, row in problems.rows(raw, "strategy"):
+        problems.keys(row, where, fields)
+        sid = problems.text(row, "id", where, True)
+        if any(card.id == sid for card in out):
+            problems.add(where, "duplicate id")
         out.append(
             StrategyCard(
                 index=len(out),
-                id=_text(row, "id", where, problems, True),
-                name=_text(row, "name", where, problems, True),
-                gloss=_text(row, "gloss", where, problems, False),
-                leader=_text(row, "leader", where, problems, True),
-                text=_text(row, "text", where, problems, True),
-                provenance=str(row.get("provenance")),
-                basis=_text(row, "basis", where, problems, False),
-                timing=str(timing),
-                effect=_parse_effect(row.get("effect", []), f"{where}.effect", problems),
-                discount=discount,
+                id=sid,
+                name=problems.text(row, "name", where, True),
+                gloss=problems.text(row, "gloss", where, False),
+                leader=problems.text(row, "leader", where, True),
+                text=problems.text(row, "text", where, True),
+                provenance=problems.choice(row, "provenance", where, PROVENANCES),
+                basis=problems.text(row, "basis", where, False),
+                timing=problems.choice(row, "timing", where, STRATEGY_TIMINGS, "step2"),
+                effect=problems.effect(row, "effect", where, granuja=False),
+                discount=problems.integer(row, "discount", where, 0, MAX_COST, 0),
             )
         )
     leaders: dict[str, int] = {}
@@ -483,76 +631,159 @@ def _parse_strategies(rows: Any, problems: _Problems) -> list[StrategyCard]:
     return out
 
 
+# ---------------------------------------------------------------------------------------- rules
 def load_rules(path: Path | str | None = None) -> Rules:
     """Load and validate the rule numbers (default: the shipped ``data/rules.toml``)."""
-    path = Path(path) if path is not None else DATA_DIR / "rules.toml"
-    raw = _load_toml(path)
-    problems = _Problems(str(path))
-    try:
-        setup = raw["setup"]
-        marks = raw["marks"]["counts"]
-        mark_counts = (int(marks["2/3"]), int(marks["4/5"]), int(marks["6/7"]))
-        decks: dict[tuple[str, int], dict[str, dict[str, int | str]]] = {}
-        for length, by_players in raw["decks"].items():
-            for players, table in by_players.items():
-                decks[(length, int(players))] = {
-                    "traits": dict(table["traits"]),
-                    "occupations": dict(table["occupations"]),
-                }
-        locations = tuple(
-            Location(loc["id"], loc["name"], loc.get("gloss", ""), tuple(loc["values"]))
-            for loc in raw["locations"]
-        )
-        rep = raw["reputation"]
-        leader: dict[int, tuple[Step, ...]] = {}
-        leader_text: dict[int, str] = {}
-        for i, row in enumerate(raw["leader"]):
-            effect = _parse_effect(row["effect"], f"leader[{i}].effect", problems)
-            for slot in row["slots"]:
-                leader[int(slot)] = effect
-                leader_text[int(slot)] = row["text"]
-        rules = Rules(
-            starting_money=int(setup["starting_money"]),
-            hand_size=int(setup["hand_size"]),
-            turns_per_day=int(setup["turns_per_day"]),
-            henchmen=int(setup["henchmen"]),
-            henchmen_in_jail=int(setup["henchmen_in_jail"]),
-            poker_cards=tuple(setup["poker_cards"]),
-            slots=tuple(setup["slots"]),
-            saloon_size=int(setup["saloon_size"]),
-            sheet_size=int(setup["sheet_size"]),
-            safes_on_board=int(setup["safes_on_board_per_location"]),
-            min_players=int(setup["min_players"]),
-            max_players=int(setup["max_players"]),
-            mark_counts=mark_counts,
-            days={k: int(v) for k, v in raw["days"].items()},
-            decks=decks,
-            locations=locations,
-            reputation_min=int(rep["min"]),
-            reputation_max=int(rep["max"]),
-            reputation_start=int(rep["start"]),
-            reputation_tech={int(k): int(v) for k, v in rep["tech"].items()},
-            sell_information=int(raw["sheriff"]["sell_information"]),
-            bail_cost=int(raw["sheriff"]["bail_cost"]),
-            bail_max=int(raw["sheriff"]["bail_max"]),
-            bribe_cost=int(raw["sheriff"]["bribe_cost"]),
-            leader=leader,
-            leader_text=leader_text,
-            score_scale=float(raw["rewards"]["score_scale"]),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CatalogError(f"{path}: missing or malformed entry ({exc!r})") from exc
-    if len(locations) != 3:
-        problems.add("locations", f"need exactly 3 locations, got {len(locations)}")
-    for loc in locations:
-        if len(loc.values) != rules.safes_on_board + 1:
-            problems.add(f"locations {loc.id!r}", f"needs {rules.safes_on_board + 1} Safe values")
-        if any(v not in range(2, 8) for v in loc.values):
-            problems.add(f"locations {loc.id!r}", "Safe values must lie in 2..7")
-    if sum(mark_counts) != 7:
-        problems.add("marks.counts", f"must add up to 7 Marks per player, got {sum(mark_counts)}")
-    span = range(rules.reputation_min, rules.reputation_max + 1)
-    if set(rules.reputation_tech) != set(span):
-        problems.add("reputation.tech", f"needs one entry per square {rules.reputation_min}..{rules.reputation_max}")
-    problems.raise_if_any()
+    path, text = read_text(DATA_DIR / "rules.toml" if path is None else path, CatalogError,
+                           "rules file")
+    return parse_rules(_parse_toml(path, text), str(path))
+
+
+def _counts(p: _Problems, parent: dict, key: str, where: str, colours: tuple[str, ...]) -> dict:
+    # a deck's cards by colour, top colour first: a count or "all" (every card of that colour)
+    table = p.table(parent, key, where, colours)
+    here = _join(where, key)
+    if not table and not isinstance(table, _Broken):
+        p.add(here, f"needs at least one colour of {', '.join(colours)}")
+    return {
+        colour: p.value(table, colour, here, lambda v: v == "all" or (is_int(v) and 0 <= v <= MAX_CARDS),
+                        f'an integer 0..{MAX_CARDS} or "all"', fallback=0)
+        for colour in table if colour in colours
+    }
+
+
+def parse_rules(raw: dict[str, Any], source: str = "<rules>") -> Rules:
+    """Validate a parsed rules file (``tomllib`` output) and build the :class:`Rules`."""
+    p = _Problems(source)
+    if not isinstance(raw, dict):
+        p.add("", f"a rules file is a table of tables, got {shown(raw)}")
+        p.raise_if_any()
+    p.keys(raw, "", ("setup", "marks", "days", "decks", "locations", "reputation", "sheriff",
+                     "leader", "rewards"))
+    setup_keys = ("starting_money", "hand_size", "turns_per_day", "henchmen", "henchmen_in_jail",
+                  "poker_cards", "slots", "saloon_size", "sheet_size",
+                  "safes_on_board_per_location", "min_players", "max_players")
+    setup = p.table(raw, "setup", "", setup_keys)
+    # a bad bound falls back to its largest value, so the fields checked against it are not
+    # reported as well
+    hand_size = p.integer(setup, "hand_size", "setup", 1, len(POKER_CARDS), fallback=len(POKER_CARDS))
+    henchmen = p.integer(setup, "henchmen", "setup", 1, MAX_HENCHMEN, fallback=MAX_HENCHMEN)
+    poker_cards = p.value(setup, "poker_cards", "setup",
+                          lambda v: isinstance(v, list) and sorted(v, key=repr) == list(POKER_CARDS)
+                          and all(is_int(x) for x in v),
+                          f"the poker cards {list(POKER_CARDS)}, each once", fallback=POKER_CARDS)
+    slots = p.value(setup, "slots", "setup", lambda v: v == list(SLOT_NUMBERS)
+                    and all(is_int(x) for x in v), f"{list(SLOT_NUMBERS)}", fallback=SLOT_NUMBERS)
+    safes_on_board = p.integer(setup, "safes_on_board_per_location", "setup", A.BOARD_POSITIONS,
+                               A.BOARD_POSITIONS)
+
+    marks = p.table(raw, "marks", "", ("counts", "provenance"))
+    p.text(marks, "provenance", "marks", False)
+    faces = ("2/3", "4/5", "6/7")
+    counts = p.table(marks, "counts", "marks", faces)
+    mark_counts = tuple(p.integer(counts, face, "marks.counts", 0, MARKS, fallback=None)
+                        for face in faces)
+    if None not in mark_counts and sum(mark_counts) != MARKS:  # type: ignore[arg-type]
+        p.add("marks.counts", f"must add up to {MARKS} Marks per player, got {sum(mark_counts)}")
+
+    days_table = p.table(raw, "days", "", GAME_LENGTHS)
+    days = {length: p.integer(days_table, length, "days", 1, MAX_DAYS) for length in GAME_LENGTHS}
+
+    decks: dict[tuple[str, int], dict[str, dict[str, int | str]]] = {}
+    players = tuple(range(2, A.MAX_PLAYERS + 1))
+    by_length = p.table(raw, "decks", "", GAME_LENGTHS)
+    for length in GAME_LENGTHS:
+        by_players = p.table(by_length, length, "decks", tuple(map(str, players)))
+        for n in players:
+            where = f"decks.{length}.{n}"
+            table = p.table(by_players, str(n), f"decks.{length}", ("traits", "occupations"))
+            decks[(length, n)] = {
+                "traits": _counts(p, table, "traits", where, TRAIT_COLOURS),
+                "occupations": _counts(p, table, "occupations", where, OCCUPATION_COLOURS),
+            }
+
+    locations: list[Location] = []
+    raw_locations = list(p.rows(raw, "locations"))
+    if isinstance(raw.get("locations"), list) and len(raw["locations"]) != A.LOCATIONS:
+        p.add("locations", f"need exactly {A.LOCATIONS} locations, got {len(raw['locations'])}")
+    size = safes_on_board + 1
+    for where, row in raw_locations:
+        p.keys(row, where, ("id", "name", "gloss", "values", "provenance"))
+        loc_id = p.text(row, "id", where, True)
+        if any(loc.id == loc_id for loc in locations):
+            p.add(where, "duplicate id")
+        p.text(row, "provenance", where, False)
+        values = p.value(row, "values", where, lambda v: isinstance(v, list) and len(v) == size
+                         and all(_member(x, SAFE_VALUES) for x in v),
+                         f"a list of {size} Safe values from {SAFE_VALUES[0]}..{SAFE_VALUES[-1]}",
+                         fallback=())
+        locations.append(Location(loc_id, p.text(row, "name", where, True),
+                                  p.text(row, "gloss", where, False), tuple(values)))
+
+    rep = p.table(raw, "reputation", "", ("min", "max", "start", "tech", "provenance"))
+    p.text(rep, "provenance", "reputation", False)
+    rep_min = p.integer(rep, "min", "reputation", -MAX_REPUTATION, 0, fallback=None)
+    rep_max = p.integer(rep, "max", "reputation", 0, MAX_REPUTATION, fallback=None)
+    if rep_min is None or rep_max is None:  # reported; the squares of the tech table are unknown
+        rep_min = rep_max = 0
+        tech: dict = _Broken()
+    else:
+        tech = p.table(rep, "tech", "reputation", tuple(map(str, range(rep_min, rep_max + 1))))
+    squares = range(rep_min, rep_max + 1)
+    reputation_tech = {
+        k: p.integer(tech, str(k), "reputation.tech", -MAX_REPUTATION_TECH, MAX_REPUTATION_TECH)
+        for k in squares
+    }
+
+    sheriff = p.table(raw, "sheriff", "", ("sell_information", "bail_cost", "bail_max",
+                                            "bribe_cost"))
+    leader: dict[int, tuple[Step, ...]] = {}
+    leader_text: dict[int, str] = {}
+    for where, row in p.rows(raw, "leader"):
+        p.keys(row, where, ("slots", "text", "effect"), required=("effect",))
+        text = p.text(row, "text", where, True)
+        effect = p.effect(row, "effect", where, granuja=False)
+        for slot in p.members(row, "slots", where, SLOT_NUMBERS, _MISSING):
+            if slot in leader:
+                p.add(where, f"slot {slot} already has a leader ability")
+            leader[slot], leader_text[slot] = effect, text
+    rewards = p.table(raw, "rewards", "", ("score_scale",))
+    score_scale = p.value(
+        rewards, "score_scale", "rewards",
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        and 1 <= v <= MAX_SCORE_SCALE,
+        f"a number 1..{MAX_SCORE_SCALE}", fallback=1.0,
+    )
+    rules = Rules(
+        starting_money=p.integer(setup, "starting_money", "setup", 0, MAX_MONEY),
+        hand_size=hand_size,
+        # each turn fills one slot from the hand
+        turns_per_day=p.integer(setup, "turns_per_day", "setup", 1,
+                                min(hand_size, len(SLOT_NUMBERS))),
+        henchmen=henchmen,
+        henchmen_in_jail=p.integer(setup, "henchmen_in_jail", "setup", 0, henchmen),
+        poker_cards=tuple(poker_cards),
+        slots=tuple(slots),
+        saloon_size=p.integer(setup, "saloon_size", "setup", A.SIZE["saloon"], A.SIZE["saloon"]),
+        sheet_size=p.integer(setup, "sheet_size", "setup", A.SHEET_SIZE, A.SHEET_SIZE),
+        safes_on_board=safes_on_board,
+        min_players=p.integer(setup, "min_players", "setup", players[0], players[0]),
+        max_players=p.integer(setup, "max_players", "setup", players[-1], players[-1]),
+        mark_counts=mark_counts,  # type: ignore[arg-type]
+        days=days,
+        decks=decks,
+        locations=tuple(locations),
+        reputation_min=rep_min,
+        reputation_max=rep_max,
+        reputation_start=p.integer(rep, "start", "reputation", rep_min, rep_max),
+        reputation_tech=reputation_tech,
+        sell_information=p.integer(sheriff, "sell_information", "sheriff", 0, MAX_MONEY),
+        bail_cost=p.integer(sheriff, "bail_cost", "sheriff", 0, MAX_MONEY),
+        bail_max=p.integer(sheriff, "bail_max", "sheriff", 0, henchmen),
+        bribe_cost=p.integer(sheriff, "bribe_cost", "sheriff", 0, MAX_MONEY),
+        leader=leader,
+        leader_text=leader_text,
+        score_scale=float(score_scale),
+    )
+    p.raise_if_any()
     return rules

@@ -23,8 +23,13 @@ from .state import Frame, Granuja, Player, Safe
 _SKIP = {"rules", "catalog", "config", "_legal_cache"}
 
 
+_SCALARS = frozenset({int, str, bool, float, type(None)})  # exact types: kept as they are
+
+
 def _plain(value: Any) -> Any:
     # Steps and the state's dataclasses go through the generic branch: every field is kept.
+    if type(value) in _SCALARS:  # most values; checked first, as every list item is (speed)
+        return value
     if isinstance(value, random.Random):
         return _plain(value.getstate())
     if isinstance(value, Frame):
@@ -36,7 +41,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted((_plain(v) for v in value), key=repr)
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     return value
 
 
@@ -260,7 +265,8 @@ def from_dict(
     for key, value in state.items():
         if key in _GAME_FIELDS or key == "config":
             continue
-        if key.startswith("_") or isinstance(value, (list, dict)):
+        # rules/catalog or a method's name would replace what the game holds, not add a field
+        if key.startswith("_") or key in _SKIP or hasattr(Game, key) or isinstance(value, (list, dict)):
             raise SnapshotError(
                 f"snapshot: unknown field {key!r} holding a {type(value).__name__}: this engine "
                 "cannot restore it (snapshot from another version? add it to _GAME_FIELDS)"

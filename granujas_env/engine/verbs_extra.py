@@ -509,17 +509,18 @@ def _answer_blind_mark_target(game: Game, frame: Frame, action: int) -> None:
         game._push("mark_source", p, safe=sid)
 
 
-def steal_unused_safe(game: Game, frame: Frame, step: Step) -> None:
-    """``steal_safe`` with ``scope = "unused"`` (Inventor/a): choose a location whose unused pile
-    holds a Safe (R41, R42); take the top one of that pile without peeking first (R43); its value
-    is known once held. Over the Safe limit, the usual abandon decision follows: the abandoned
-    Safe goes to its location, or to the unused pile when the location is full (R44, R45)."""
-    if any(game.unused):
-        game._push("steal_unused_target", frame.player)
-
-
-def _legal_steal_unused_target(game: Game, frame: Frame) -> list[int]:
-    return [A.LOCATION + loc for loc, pile in enumerate(game.unused) if pile]
+def verb_steal_safe(game: Game, frame: Frame, step: Step) -> None:
+    """Steal a Safe: from the board (``scope = "board"``: choose one, the ``steal_target`` decision
+    the Sheriff's bribe also uses), or unseen from an unused pile (``scope = "unused"``,
+    Inventor/a): choose a location whose unused pile holds a Safe (R41, R42) and take the top one
+    of that pile without peeking first (R43); its value is known once held. Over the Safe limit,
+    the usual abandon decision follows: the abandoned Safe goes to its location, or to the unused
+    pile when the location is full (R44, R45)."""
+    if step.option == "unused":
+        if any(game.unused):
+            game._push("steal_unused_target", frame.player)
+    elif game._board_safes():
+        game._push("steal_target", frame.player)
 
 
 def _answer_steal_unused_target(game: Game, frame: Frame, action: int) -> None:
@@ -541,6 +542,7 @@ for _verb, _handler in (
     ("gamble_deck_top", verb_gamble_deck_top),
     ("peek_poker_card", verb_peek_poker_card),
     ("blind_mark", verb_blind_mark),
+    ("steal_safe", verb_steal_safe),
 ):
     register_verb(_verb, _handler)
 
@@ -616,7 +618,7 @@ for _kind, _description, _legal, _answer in (
     (
         "steal_unused_target",
         "steal an unused Safe: choose the location whose unused Safe you take (location)",
-        _legal_steal_unused_target,
+        Game._legal_unused_location,  # the same choice as peeking at an unused Safe
         _answer_steal_unused_target,
     ),
 ):

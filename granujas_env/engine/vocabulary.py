@@ -83,7 +83,8 @@ TIMINGS = frozenset(
         "zero_face_up",
     }
 )
-# engine event -> the timing text it offers
+# engine event -> the timing text it offers. "end_of_day" is no event: the end of day gives each
+# player a turn to use those Granujas (Game._run_day_end), in an order its last-turn player chooses.
 EVENT_TIMINGS = {
     "gain_reputation": "after_gain_reputation",
     "lose_reputation": "after_lose_reputation",
@@ -92,7 +93,6 @@ EVENT_TIMINGS = {
     "hire": "after_hire",
     "money_from_granuja": "after_money_from_granuja",
     "step3": "after_step3",
-    "end_of_day": "end_of_day",
 }
 ARROWS = frozenset({"left", "right"})
 MODIFIERS = frozenset({"extra_money", "use_twice"})
