@@ -1,15 +1,42 @@
-"""granujas: 3000 Granujas (3000 Scoundrels) as a PettingZoo AEC environment."""
+"""granujas: 3000 Granujas (3000 Scoundrels) as a PettingZoo AEC environment.
+
+Importing the package registers two environments:
+
+- ``pettingzoo.make("aec", "granujas/granujas-v1", num_players=3)``: the wrapped AEC env
+  (:func:`granujas_env.env`). PettingZoo's registry (1.27) finds environments only by a prior
+  ``register`` call, it reads no package entry points: ``import granujas_env`` first.
+- ``gymnasium.make("granujas/SingleSeat-v0", opponents=["heuristic"])``: one seat as a Gymnasium
+  env for MaskablePPO (``train.single_seat.SingleSeatEnv``, with ``action_masks()``; needs the
+  ``[train]`` extra). Gymnasium 1.x reads no entry points either, but imports the module named
+  before a colon: ``gymnasium.make("granujas_env:granujas/SingleSeat-v0", ...)`` works without
+  a prior import.
+"""
+
+import gymnasium
 
 from .env import env, raw_env
+from .version import ENV_ID, ENV_NAME, ENV_VERSION
 
-__all__ = ["env", "raw_env", "ENV_ID"]
+__all__ = ["env", "raw_env", "ENV_ID", "ENV_NAME", "ENV_VERSION", "SINGLE_SEAT_ID"]
 __version__ = "0.1.0"
 
-ENV_ID = "granujas/granujas-v0"
+SINGLE_SEAT_ID = "granujas/SingleSeat-v0"
 
 
 def _register() -> None:
-    """Register with PettingZoo's registry (``pettingzoo.make("aec", ENV_ID)``) where it has one."""
+    """Register with PettingZoo's registry (where it has one) and with Gymnasium's."""
+    if SINGLE_SEAT_ID not in gymnasium.registry:
+        # A string entry point: the training env lives in ``train`` (it plays bots from
+        # ``agents``), which builds on this package; importing it here would turn the layers
+        # around. Gymnasium imports it only when the env is made. The env is returned unwrapped
+        # (no PassiveEnvChecker, no OrderEnforcing): Gymnasium 1.x wrappers do not forward
+        # attributes, and MaskablePPO and its users call ``env.action_masks()``.
+        gymnasium.register(
+            SINGLE_SEAT_ID,
+            entry_point="train.single_seat:SingleSeatEnv",
+            order_enforce=False,
+            disable_env_checker=True,
+        )
     try:
         from pettingzoo import aec_registry, register
     except ImportError:  # older PettingZoo: no registry

@@ -5,6 +5,11 @@ is generated from that one definition (``python -m granujas_env.docs``) and a te
 Seats are relative to the observer (0 = self, 1 = next clockwise, ...); absent seats stay zero.
 The encoder reads only what the observer may know: own hand and face-down cards, public declared
 slots, reveals, henchmen, money, reputation, Marks, the Safe values this seat has seen, public cards.
+
+Every value lies in ``[layout.low, layout.high]`` (the env's ``Box`` bounds): one-hots and flags in
+[0, 1], counts up to the most the rules and the catalog allow (henchmen, Marks, poker cards, Safes,
+card costs and tech icons, deck sizes). Money is the one quantity the rules leave unbounded: it is
+clipped at :data:`MONEY_CAP`.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ TIMING_LIST = tuple(sorted(TIMINGS))
 MODIFIER_LIST = tuple(sorted(MODIFIERS))
 SAFE_FEATURES = 1 + FACES + P * FACES  # present, known value, Mark counts by (owner, face)
 MONEY_SCALE = 10.0
+# The box holds 38 dollar tokens, 30 of 1 $ and 8 of 5 $ (rulebook, "Componentes"): no table holds
+# more than 70 $. The engine's bank is unlimited, so the encoder clips a seat's money here.
+MONEY_CAP = 70
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,7 @@ class ObservationLayout:
             ("henchmen_on_cards", P * POSITIONS * P,
              "per relative seat, position and henchman owner (relative): henchman on that card"),
             ("henchmen", P * 4, "per relative seat: free, jailed, on cards, destroyed (/3)"),
-            ("money", P, f"per relative seat: money / {MONEY_SCALE:g}"),
+            ("money", P, f"per relative seat: money / {MONEY_SCALE:g} (clipped at {MONEY_CAP} $)"),
             ("reputation", P * self.rep_squares,
              f"per relative seat: one-hot reputation square {rules.reputation_min}..{rules.reputation_max}"),
             ("hand_size", P, "per relative seat: cards in hand / 7"),
@@ -112,11 +120,51 @@ class ObservationLayout:
             offset += size
         self.size = offset
         self.offset = {p.name: p.offset for p in self.pieces}
+        self._cost_at = g - len(MODIFIER_LIST) - 2  # hire cost, then tech, in a Granuja's features
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = self._highs(catalog, rules)
         self._occ_index = {oid: i for i, oid in enumerate(self.occupation_ids)}
         self._trait_index = {tid: i for i, tid in enumerate(self.trait_ids)}
         self._granuja_cache: dict[tuple[int, int], np.ndarray] = {}
         self._catalog = catalog
         self._rules = rules
+
+    def _highs(self, catalog: Catalog, rules: Rules) -> np.ndarray:
+        """The largest value of every entry: 1 for one-hots and flags; for counts, the most that
+        the rules and this catalog allow, divided by the piece's scale."""
+        high = np.ones(self.size, dtype=np.float32)
+
+        def put(name: str, values: list[float]) -> None:
+            start = self.offset[name]
+            high[start : start + len(values)] = values
+
+        marks = rules.mark_counts  # Marks of each type (2/3, 4/5, 6/7): they move, never multiply
+        # present, value one-hot 2..7, then per (owner, face): how many Marks can show that face
+        safe = [1.0] * (1 + FACES) + [float(marks[face // 2]) for face in range(FACES)] * P
+        granuja = np.ones(self.granuja_size, dtype=np.float32)
+        granuja[self._cost_at] = max((c.cost for c in catalog.trait_cards), default=0) / 5.0
+        granuja[self._cost_at + 1] = (
+            max((c.tech for c in catalog.occupation_cards), default=0)
+            + max((c.tech for c in catalog.trait_cards), default=0)
+        ) / 3.0
+        occupations, traits = len(catalog.occupation_cards), len(catalog.trait_cards)
+        put("context_count", [max(A.SHEET_SIZE - 1, rules.bail_max) / 4.0])
+        put("henchmen", [rules.henchmen / 3.0] * (P * 4))
+        put("money", [MONEY_CAP / MONEY_SCALE] * P)
+        cards = len(rules.poker_cards) / 7.0  # a seat's whole poker deck, in hand or in its deck
+        put("hand_size", [cards] * P)
+        put("deck_size", [cards] * P)
+        put("marks_left", [m / 3.0 for m in marks] * P)
+        put("safe_count", [A.MAX_HELD_SAFES / 3.0] * P)
+        put("board_safes", safe * (A.LOCATIONS * A.BOARD_POSITIONS))
+        put("held_safes", safe * (P * A.MAX_HELD_SAFES))
+        put("unused_safes", [v for loc in rules.locations for v in [len(loc.values) / 3.0] + [1.0] * FACES])
+        put("saloon", list(granuja) * 3)
+        put("sheets", list(granuja) * (P * A.SHEET_SIZE))
+        put("discard_top", list(granuja))
+        put("piles", [min(occupations, traits) / 20.0, traits / 50.0, occupations / 60.0])
+        high.flags.writeable = False
+        return high
 
     def granuja_vector(self, occ: int, trait: int) -> np.ndarray:
         """Dense features of a Granuja (present flag set, 'used' left 0), cached per card pair."""
@@ -141,7 +189,7 @@ class ObservationLayout:
         base += len(TIMING_LIST)
         for k, arrow in enumerate(("left", "right")):
             vec[base + k] = arrow in t.arrows
-        base += 2
+        base = self._cost_at  # after the two arrows
         vec[base] = max(0, trait_card.cost - occ_card.bullet_holes) / 5.0
         vec[base + 1] = (occ_card.tech + trait_card.tech) / 3.0
         base += 2
@@ -232,7 +280,7 @@ class ObservationLayout:
                 player.jailed_henchmen / 3.0,
                 on_cards[player.seat] / 3.0,
                 player.destroyed_henchmen / 3.0,
-                player.money / MONEY_SCALE,
+                min(player.money, MONEY_CAP) / MONEY_SCALE,
                 len(player.hand) / 7.0,
                 len(player.deck) / 7.0,
                 len(player.safes) / 3.0,

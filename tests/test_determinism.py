@@ -15,6 +15,7 @@ import sys
 import numpy as np
 import pytest
 
+import granujas_env
 from granujas_env.engine import Game, GameConfig
 from granujas_env.engine.snapshot import digest, from_dict, to_dict
 from granujas_env.env import raw_env
@@ -79,6 +80,71 @@ def test_a_copy_continues_exactly_like_the_original(clone) -> None:
     # the engine draws from the game's RNG along the way (reshuffles): both must draw alike
     assert _continue(copied, 9) == _continue(game, 9)
     assert game.game_over and copied.scores == game.scores and copied.winner == game.winner
+
+
+def _env_future(env, policy_seed: int) -> list[str]:
+    """Play ``env`` on (dead steps included, then a reset without a seed): at every step a hash of
+    every seat's observation and of all of the env's bookkeeping."""
+    rng = random.Random(policy_seed)
+    out = []
+
+    def record() -> None:
+        raw = env.unwrapped
+        h = hashlib.sha256(digest(raw.game).encode())
+        for agent in raw.possible_agents:
+            h.update(raw.observe(agent)["observation"].tobytes())
+        infos = {a: {k: np.asarray(v).tolist() for k, v in i.items()} for a, i in raw.infos.items()}
+        fields = [raw.agents, raw.rewards, raw._cumulative_rewards, raw.terminations,
+                  raw.truncations, infos, raw.agent_selection]
+        h.update(json.dumps(fields, sort_keys=True).encode())
+        out.append(h.hexdigest())
+
+    while env.agents:
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if len(out) % 7 == 0 or not env.agents:  # every step would be slow; every 7th sees enough
+            record()
+        else:
+            out.append("")
+    env.reset()  # the seed stream of later resets is copied too
+    record()
+    return out
+
+
+@pytest.mark.parametrize(
+    "clone",
+    [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))],
+    ids=["deepcopy", "pickle"],
+)
+@pytest.mark.parametrize("make", [raw_env, granujas_env.env], ids=["raw_env", "env"])
+def test_a_copy_of_the_env_keeps_the_game_in_progress(make, clone) -> None:
+    env = make(num_players=3, game_length="short", strategy_cards=True, reward="score")
+    env.reset(seed=21)
+    rng = random.Random(2)
+    for _ in range(90):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    copied = clone(env)
+    assert type(copied) is type(env) and copied.unwrapped is not env.unwrapped
+    assert digest(copied.unwrapped.game) == digest(env.unwrapped.game)
+    assert copied.agent_selection == env.agent_selection
+    theirs = _env_future(copied, 5)
+    assert digest(env.unwrapped.game) != digest(copied.unwrapped.game)  # independent copies
+    assert _env_future(env, 5) == theirs
+
+
+def test_a_copy_at_the_end_keeps_the_dead_steps() -> None:
+    env = granujas_env.env(num_players=2)
+    env.reset(seed=4)
+    game = env.unwrapped.game
+    rng = random.Random(0)
+    while not game.game_over:
+        env.step(rng.choice(game.legal_actions()))
+    env.step(None)
+    for copied in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert copied.agents == env.agents and len(copied.agents) == 1
+        assert copied._cumulative_rewards == env._cumulative_rewards
+        copied.step(None)
+        assert copied.agents == [] and len(env.agents) == 1
 
 
 _SCRIPT = """
