@@ -3,7 +3,7 @@
 from agents.base import Agent, legal_actions
 from agents.heuristic import HeuristicAgent
 from agents.honest import HonestAgent
-from agents.policy import load  # agents.load("bluffer"): a shipped trained model
+from agents.policy import load, make_bot  # agents.load("bluffer"): a shipped trained model
 from agents.random_agent import RandomAgent
 from agents.registry import REGISTRY, available, make, register
 
@@ -21,5 +21,6 @@ __all__ = [
     "legal_actions",
     "load",
     "make",
+    "make_bot",
     "register",
 ]

@@ -1,17 +1,24 @@
-"""Bots that act with a trained MaskablePPO model, and the loader of the shipped models.
+"""Bots that act with a trained MaskablePPO model, the loader of the shipped models, and the
+factory that turns any bot spec (name, import path, model) into a bot.
 
     import agents.policy as policy
     bot = policy.load("bluffer")              # agents/models/bluffer/model.zip
     bot = policy.PolicyAgent("runs/full/model.zip", delegate="heuristic", decisions="bluff")
     action = bot.act(observation, view=seat_view(game, seat))
+    bot = policy.make_bot("mypkg.mybots:Sniper", seed=0)  # names, import paths, models, Agents
 
 A :class:`PolicyAgent` plays the decision kinds its model was trained on (``decisions``: a mode
-name of :data:`train.single_seat.MODES` or a set of kinds; default: the ``decisions`` recorded in
+name of :data:`agents.decisions.MODES` or a set of kinds; default: the ``decisions`` recorded in
 the model's ``model_card.json``, else every kind) and hands every other decision to its
 ``delegate`` bot (default: the heuristic, like during training). A model trained with an advisor
 (``train.train --advisor heuristic``, recorded in its card) reads the advisor's recommended action
 after the observation (:mod:`agents.advice`); the agent runs the advisor at each of its decisions.
 It is deterministic by default (the most probable legal action).
+
+The model reads the observation through the layout recorded in its card
+(:mod:`agents.model_card`): a model trained before the environment gained a decision kind reads
+today's observation mapped onto the layout it knows. A card of another environment version fails
+to load.
 
 The model is read once per path (a module-level cache). Inference runs in numpy on the exported
 weights of the MLP policy (``MlpPolicy``: linear layers with tanh/ReLU), about ten times faster per
@@ -22,9 +29,8 @@ them (``pip install torch==2.13.0`` then ``pip install -e .[train]``).
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +38,40 @@ import numpy as np
 
 from agents.advice import advised_vector
 from agents.base import Agent, legal_actions
+from agents.decisions import ALL_DECISIONS, resolve_decisions
+from agents.model_card import (
+    ModelCardError,
+    default_layout,
+    find_card,
+    input_index,
+    read_card,
+    trained_layout,
+)
+from agents.registry import (
+    DEFAULT_BOT,
+    REGISTRY,
+    accepts,
+    available,
+    factory,
+    is_import_path,
+    make,
+)
+from granujas_env.codecs import KINDS
+from granujas_env.engine import actions as A
 
-__all__ = ["PolicyAgent", "load", "resolve_model", "available_models", "MODELS_DIR", "load_model"]
+__all__ = [
+    "PolicyAgent",
+    "load",
+    "make_bot",
+    "resolve_model",
+    "available_models",
+    "MODELS_DIR",
+    "load_model",
+]
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
 _MODEL_CACHE: dict[str, tuple[Any, list | None]] = {}
-_KIND_DECODER: dict[int, tuple[int, tuple[str, ...]]] = {}
 
 
 def load_model(path: str | Path) -> tuple[Any, list | None]:
@@ -109,33 +142,13 @@ def _decision_of(observation: Mapping[str, np.ndarray]) -> str | None:
     """The pending decision kind, read from the observation's ``decision_kind`` one-hot
     (only for observations of the shipped catalog's layout)."""
     vector = np.asarray(observation["observation"])
-    if not _KIND_DECODER:
-        from granujas_env.codecs import KINDS, ObservationLayout
-        from granujas_env.engine.game import default_data
-
-        rules, catalog = default_data()
-        layout = ObservationLayout(catalog, rules)
-        _KIND_DECODER[layout.size] = (layout.offset["decision_kind"], KINDS)
-    decoder = _KIND_DECODER.get(vector.size)
-    if decoder is None:
+    layout = default_layout()
+    if vector.size != layout.size:
         return None
-    offset, kinds = decoder
-    one_hot = vector[offset : offset + len(kinds)]
+    offset = layout.offset["decision_kind"]
+    one_hot = vector[offset : offset + len(KINDS)]
     i = int(np.argmax(one_hot))
-    return kinds[i] if one_hot[i] > 0 else None
-
-
-def _model_card(model_path: Path) -> dict[str, Any]:
-    """The ``model_card.json`` next to the model or one folder up (league snapshots), or {}."""
-    for folder in (model_path.parent, model_path.parent.parent):
-        card = folder / "model_card.json"
-        if card.is_file():
-            try:
-                data = json.loads(card.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                return {}
-            return data if isinstance(data, dict) else {}
-    return {}
+    return KINDS[i] if one_hot[i] > 0 else None
 
 
 class PolicyAgent(Agent):
@@ -143,15 +156,22 @@ class PolicyAgent(Agent):
 
     Args:
         model_path: the model ``.zip`` (saved by ``train.train`` or ``MaskablePPO.save``).
-        delegate: the bot for the other decision kinds: a registered name, an Agent, or None
-            (the heuristic, else random). Unused when the model controls every kind.
+        delegate: the bot for the other decision kinds (any spec of :func:`make_bot`), or None
+            (the heuristic). Unused when the model controls every kind.
         decisions: mode name (``bluff``/``safe``/``full``), set of kinds, or None (read from the
-            model card next to the model, else every kind).
+            model card next to the model, else every kind). Kinds absent from the layout the
+            model was trained on always go to the delegate.
         advisor: the bot whose recommended action the model reads after the observation
-            (:mod:`agents.advice`): a registered name or an Agent; None reads ``advisor`` from
-            the model card (models trained without one have none).
+            (:mod:`agents.advice`): a spec of :func:`make_bot`; None reads ``advisor`` from the
+            model card (models trained without one have none).
         deterministic: most probable legal action (default) or a sample of the masked policy.
         seed: seeds the sampling (``deterministic=False``) and the delegate.
+
+    Raises:
+        FileNotFoundError: no file at ``model_path``.
+        agents.model_card.ModelCardError: the card is of another environment version, or the
+            model's input cannot be read from this environment's observation.
+        ImportError: torch or sb3-contrib is missing (the ``[train]`` extra).
     """
 
     name = "policy"
@@ -165,24 +185,31 @@ class PolicyAgent(Agent):
         seed: int | None = None,
         advisor: Any = None,
     ) -> None:
-        from train.single_seat import ALL_DECISIONS, default_bot_name, make_bot, resolve_decisions
-
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
             raise FileNotFoundError(f"no model at {self.model_path}")
-        card = _model_card(self.model_path)
+        card_path = find_card(self.model_path)
+        card = {} if card_path is None else read_card(card_path)
+        # the version and layout are checked before torch is imported: a wrong card fails fast
+        trained = None if card_path is None else trained_layout(card, card_path)
         if decisions is None:
             decisions = card.get("decisions") or None
-        self.decisions = resolve_decisions(decisions)
+        known = ALL_DECISIONS if trained is None else frozenset(trained["decision_kinds"])
+        self.decisions = resolve_decisions(decisions) & known
+        if not self.decisions:
+            raise ModelCardError(
+                f"{self.model_path}: none of the decisions {sorted(resolve_decisions(decisions))} "
+                "is in the layout the model was trained on"
+            )
         self.deterministic = deterministic
         self.seed = seed
         self._rng = np.random.default_rng(seed)
+        advisor = advisor if advisor is not None else card.get("advisor")
         self.model, self._layers = load_model(self.model_path)
+        self._index = self._input_index(trained, advised=advisor is not None)
         self.delegate = None
         if self.decisions < ALL_DECISIONS:
-            spec = delegate if delegate is not None else default_bot_name()
-            self.delegate = make_bot(spec, seed=seed)
-        advisor = advisor if advisor is not None else card.get("advisor")
+            self.delegate = make_bot(delegate if delegate is not None else DEFAULT_BOT, seed=seed)
         self.advisor = None if advisor is None else make_bot(advisor, seed=seed)
         self.wants_view = self.advisor is not None or (
             self.delegate is not None and getattr(self.delegate, "wants_view", True)
@@ -190,6 +217,38 @@ class PolicyAgent(Agent):
         self.name = f"policy:{self.model_path.parent.name or self.model_path.stem}"
         self.policy_calls = 0
         self.delegated_calls = 0
+
+    def _input_index(self, trained: Mapping[str, Any] | None, advised: bool) -> np.ndarray | None:
+        """Indices of the model's inputs in this env's (advised) observation vector; None when
+        they are the vector itself. Checks the model's input size against the card."""
+        layout = default_layout()
+        advice = A.NUM_ACTIONS if advised else 0
+        model_inputs = int(np.prod(self.model.observation_space.shape))
+        if trained is None:  # no card: the model must read today's layout as it is
+            if model_inputs != layout.size + advice:
+                raise ModelCardError(
+                    f"{self.model_path}: no model_card.json beside it says which observation "
+                    f"layout it reads, and its {model_inputs} inputs are not this environment's "
+                    f"{layout.size} observation values" + (f" + {advice} advice values" if advice else "")
+                )
+            return None
+        if trained.get("num_actions") != A.NUM_ACTIONS:
+            raise ModelCardError(
+                f"{self.model_path}: the model was trained on {trained.get('num_actions')} action "
+                f"ids, this environment has {A.NUM_ACTIONS}"
+            )
+        index = input_index(trained, layout)
+        if advised:  # the advice one-hot follows the observation, as in training
+            index = np.concatenate([index, layout.size + np.arange(advice, dtype=np.intp)])
+        if model_inputs != index.size:
+            raise ModelCardError(
+                f"{self.model_path}: the model has {model_inputs} inputs but its card's "
+                f"observation_layout gives {index.size}"
+                + (" (with the advisor's one-hot)" if advised else "")
+            )
+        if np.array_equal(index, np.arange(layout.size + advice)):
+            return None
+        return index
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -227,10 +286,24 @@ class PolicyAgent(Agent):
             vector = observation["observation"]
         if len(legal) == 1:
             return int(legal[0])
-        return self.policy_action(vector, legal)
+        return self.policy_action(self.model_input(vector), legal)
+
+    def model_input(self, vector: np.ndarray) -> np.ndarray:
+        """This env's (advised) observation vector read in the layout the model was trained on."""
+        if self._index is None:
+            return vector
+        vector = np.asarray(vector)
+        expected = default_layout().size + (A.NUM_ACTIONS if self.advisor is not None else 0)
+        if vector.size != expected:
+            raise ValueError(
+                f"{self.name} reads the shipped catalog's observation ({expected} values with "
+                f"its advice), got {vector.size} values"
+            )
+        return vector[self._index]
 
     def policy_action(self, vector: np.ndarray, legal: np.ndarray) -> int:
-        """The model's choice among ``legal`` ids for the observation vector ``vector``."""
+        """The model's choice among ``legal`` ids for ``vector``, in the model's input layout
+        (see :meth:`model_input`)."""
         if self._layers is None:
             mask = np.zeros(self.model.action_space.n, dtype=bool)
             mask[legal] = True
@@ -282,3 +355,49 @@ def load(name: str, **kwargs: Any) -> PolicyAgent:
         known = ", ".join(available_models()) or "(none shipped)"
         raise ValueError(f"unknown model {name!r}; shipped models: {known}")
     return PolicyAgent(model, **kwargs)
+
+
+class _CallableBot:
+    """Adapts a plain callable ``(observation, view) -> action`` to the Agent interface."""
+
+    wants_view = True
+
+    def __init__(self, fn: Callable[[Mapping[str, np.ndarray], Any], int]) -> None:
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+
+    def reset(self, seed: int | None = None) -> None:
+        reset = getattr(self.fn, "reset", None)
+        if callable(reset):
+            reset(seed=seed)
+
+    def act(self, observation: Mapping[str, np.ndarray], view: Any = None) -> int:
+        return int(self.fn(observation, view))
+
+
+def make_bot(spec: Any, seed: int | None = None) -> Any:
+    """A bot (``act(observation, view=...)``, ``reset(seed=...)``) from any spec: a registered
+    bot name, an import path ``module:attribute`` (a bot class or factory), a shipped model name,
+    a saved model path (a ``.zip`` or a folder holding ``model.zip``), an Agent, or a callable
+    ``(observation, view) -> action``. ``seed`` goes to factories that take one.
+
+    Raises ``ValueError`` naming what was wrong and what is accepted."""
+    if isinstance(spec, str):
+        if spec in REGISTRY or is_import_path(spec):
+            return make(spec, **({"seed": seed} if accepts(factory(spec), "seed") else {}))
+        model = resolve_model(spec)
+        if model is not None:
+            return PolicyAgent(model, seed=seed)
+        what = "no model file" if spec.endswith(".zip") else "unknown agent"
+        raise ValueError(
+            f"{what} {spec!r}: expected a registered bot ({', '.join(available())}), a "
+            f"shipped model ({', '.join(available_models()) or 'none shipped'}), a model path "
+            "(a .zip, or a folder holding model.zip) or an import path module:attribute"
+        )
+    if hasattr(spec, "act"):
+        return spec
+    if callable(spec):
+        return _CallableBot(spec)
+    raise TypeError(
+        f"cannot make a bot from {spec!r}: expected a name, a .zip path, an Agent or a callable"
+    )

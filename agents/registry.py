@@ -1,16 +1,42 @@
-"""Name -> factory registry of bots, so scripts and evaluators can say ``make("random")``."""
+"""Name -> factory registry of bots, so scripts and evaluators can say ``make("random")``.
+
+Besides the registered names, :func:`make` accepts an *import path* ``module:attribute`` naming a
+bot class or a factory in any importable module (``make("mypkg.mybots:Sniper")``), so users rate
+their own bots without editing the registry.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import re
 from collections.abc import Callable
+from typing import Any
 
 from agents.base import Agent
+from agents.human import HumanAgent
+from agents.llm import LLMAgent
 
-__all__ = ["REGISTRY", "register", "make", "available"]
+__all__ = [
+    "REGISTRY",
+    "DEFAULT_BOT",
+    "register",
+    "make",
+    "available",
+    "factory",
+    "accepts",
+    "is_import_path",
+]
 
 #: Bot name -> callable returning an :class:`Agent`. Later bots add themselves with
 #: :func:`register` (or by editing ``agents/__init__.py``).
 REGISTRY: dict[str, Callable[..., Agent]] = {}
+
+#: The bot that plays the decisions a trained policy does not control, and the default opponent.
+DEFAULT_BOT = "heuristic"
+
+# ``package.module:Attribute`` (dotted on both sides); a file path such as ``C:\x.zip`` never matches
+_IMPORT_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
 def register(name: str, factory: Callable[..., Agent], *, overwrite: bool = False) -> None:
@@ -27,11 +53,68 @@ def available() -> list[str]:
     return sorted(REGISTRY)
 
 
-def make(name: str, **kwargs: object) -> Agent:
-    """Build the bot registered as ``name`` with ``kwargs`` (e.g. ``make("random", seed=0)``)."""
+def is_import_path(spec: object) -> bool:
+    """Whether ``spec`` has the form ``module:attribute`` of an import path."""
+    return isinstance(spec, str) and _IMPORT_PATH.match(spec) is not None
+
+
+def _import(spec: str) -> Callable[..., Any]:
+    module_name, _, attribute = spec.partition(":")
     try:
-        factory = REGISTRY[name]
-    except KeyError:
-        known = ", ".join(available()) or "(none)"
-        raise ValueError(f"unknown agent {name!r}; known agents: {known}") from None
-    return factory(**kwargs)
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"agent {spec!r}: cannot import module {module_name!r} ({exc})") from None
+    for part in attribute.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(
+                f"agent {spec!r}: module {module_name!r} has no attribute {attribute!r}"
+            ) from None
+    if not callable(obj):
+        raise ValueError(
+            f"agent {spec!r} is a {type(obj).__name__}, not a bot class or factory"
+        )
+    return obj
+
+
+def factory(name: str) -> Callable[..., Any]:
+    """The factory of a registered ``name`` or of an import path ``module:attribute``."""
+    try:
+        return REGISTRY[name]
+    except (KeyError, TypeError):
+        pass
+    if is_import_path(name):
+        return _import(name)
+    known = ", ".join(available()) or "(none)"
+    raise ValueError(
+        f"unknown agent {name!r}; known agents: {known}, or an import path module:attribute"
+    )
+
+
+def accepts(fn: Callable[..., Any], argument: str) -> bool:
+    """Whether ``fn`` takes the keyword ``argument`` (or any keyword)."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: try the keyword
+        return True
+    return any(
+        p.name == argument or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters
+    )
+
+
+def make(name: str, **kwargs: Any) -> Agent:
+    """Build the bot registered as ``name`` (or named by an import path ``module:attribute``)
+    with ``kwargs`` (e.g. ``make("random", seed=0)``)."""
+    bot = factory(name)(**kwargs)
+    if not (callable(getattr(bot, "act", None)) and callable(getattr(bot, "reset", None))):
+        raise ValueError(
+            f"agent {name!r} built a {type(bot).__name__}, not a bot: a bot has "
+            "act(observation, view=None) and reset(seed=None) (see agents.Agent)"
+        )
+    return bot
+
+
+# People and language models as players (granujas_env.text): a terminal seat, a chat endpoint
+register("human", HumanAgent)
+register("llm", LLMAgent)

@@ -6,7 +6,7 @@
 
 Every option but ``--games`` defaults to every value, i.e. every configuration. A configuration the
 engine refuses (``GameConfig`` or ``Game`` raises ``ValueError``: a player count outside 2-4, or
-``strategy_cards=True`` while the catalog has no Strategy cards, as before the complete catalog) is
+``strategy_cards=True`` with a user catalog that has no Strategy cards) is
 reported as *unavailable* with the engine's reason and skipped; the games are spread round-robin
 over the configurations that can be constructed. Game ``g`` uses the
 seed ``S * 1_000_003 + g``; its moves are drawn uniformly from the legal ids ("uniform"), or, on
@@ -24,8 +24,8 @@ set while the game is not over). A game must end within the step bound.
 games per configuration, 7,933,831 steps, zero failures), without / with Strategy cards: 225 / 241
 steps (2/short), 356 / 404 (2/long), 317 / 354 (3/short), 491 / 533 (3/long), 403 / 472 (4/short),
 612 / 689 (4/long): at most 16.8 steps per player-turn (2/long with Strategy cards). The bound leaves
-a margin of about 3x, because the card catalog is still growing (an intermediate catalog reached
-24.1 steps per player-turn). ``--max-steps B`` replaces it by B steps for every game.
+a margin of about 3x for user catalogs (an intermediate catalog reached 24.1 steps per
+player-turn). ``--max-steps B`` replaces it by B steps for every game.
 
 On a failure (invariant broken, engine exception, step bound exceeded) the game is saved under
 ``--out`` (default ``fuzz-failures``) as a game record (:mod:`granujas_env.record`) holding the
@@ -348,16 +348,19 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--games", type=int, help="number of games, spread over the configurations")
-    parser.add_argument("--players", type=_list(int), default=[2, 3, 4], help="e.g. 2,3,4")
+    parser.add_argument("--players", type=_list(int), default=[2, 3, 4],
+                        help="player counts, comma-separated (default 2,3,4)")
     parser.add_argument("--length", type=_list(str), default=list(GAME_LENGTHS),
-                        help="short,long")
+                        help="game lengths, comma-separated (default short,long)")
     parser.add_argument("--strategy-cards", type=_list(_on_off), default=[False, True],
-                        help="on,off")
+                        help="on, off or on,off (default on,off)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument("--max-steps", type=int, default=None,
                         help=f"step bound per game (default {STEPS_PER_TURN_BOUND} per player-turn)")
-    parser.add_argument("--out", default="fuzz-failures", help="folder for failure records")
-    parser.add_argument("--max-failures", type=int, default=10, help="stop after this many")
+    parser.add_argument("--out", default="fuzz-failures",
+                        help="folder for failure records (default fuzz-failures)")
+    parser.add_argument("--max-failures", type=int, default=10,
+                        help="stop after this many failures (default 10)")
     parser.add_argument("--json", default=None, help="also write the summary as JSON to this file")
     parser.add_argument("--replay", default=None, metavar="FILE",
                         help="reproduce the failure saved in a record")

@@ -8,6 +8,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from scenario import new_game
+from test_rules_end_of_day import night_owl, night_owls  # noqa: F401 - a fixture: 4 night owls
 
 import agents
 from agents import HeuristicAgent, HonestAgent
@@ -149,13 +151,16 @@ def test_game_stats_are_consistent() -> None:
         game = _play(["heuristic", "random", "honest", "random"], "short", seed=seed)
         stats = game_stats(game)
         reveals = [e for e in game.history if e[0] == "reveal"]
+        # (day, challenger, card owner, slot) of the challenge decisions answered yes
+        challenged = {e[1:] for e in game.history if e[0] == "challenge"}
         challenges = Counter(e[2] for e in game.history if e[0] == "challenge")
-        challenges += Counter(e[3] for e in game.history if e[0] == "place_henchman")
         bluffs = sum(1 for day in game.played_log for cards in day for s, v in cards if v != s)
         assert sum(s["bluffs_played"] for s in stats) == bluffs
         for seat, s in enumerate(stats):
             assert s["challenges_made"] == challenges[seat]
-            assert s["challenges_correct"] == sum(1 for e in reveals if e[5] and seat in e[6])
+            assert s["challenges_correct"] == sum(
+                1 for e in reveals if e[5] and seat in e[6] and (e[1], seat, e[2], e[3]) in challenged
+            )
             assert s["bluffs_caught"] == sum(1 for e in reveals if e[5] and e[2] == seat)
             assert 0 <= s["bluffs_caught"] <= s["bluffs_played"] <= s["cards_played"]
             assert s["rival_bluffs"] == bluffs - s["bluffs_played"]
@@ -165,6 +170,22 @@ def test_game_stats_are_consistent() -> None:
                 part["safes"],
                 part["marks"],
             )
+
+
+def test_henchmen_placed_by_card_effects_are_not_challenges() -> None:
+    """The honest bot never challenges: a henchman a card effect put on a rival's bluff (and the
+    reveal that follows) counts neither as a challenge made nor as a correct one."""
+    for seed in range(40):
+        game = _play(["honest", "heuristic", "heuristic", "heuristic"], "short", seed=seed)
+        placed = [e for e in game.history if e[0] == "place_henchman" and e[3] == 0]
+        caught = [e for e in game.history if e[0] == "reveal" and e[5] and 0 in e[6]]
+        if placed and caught:
+            break
+    else:
+        pytest.fail("no game in 40 where an effect put the honest bot's henchman on a bluff")
+    assert not any(e[0] == "challenge" and e[2] == 0 for e in game.history)
+    stats = game_stats(game)[0]
+    assert stats["challenges_made"] == 0 and stats["challenges_correct"] == 0
 
 
 # ------------------------------------------------------------------ the bluff model
@@ -241,3 +262,161 @@ def test_known_values_today_settle_the_question() -> None:
     assert model.analyze([], (5,), {0: 2})["bluff"] == pytest.approx(1.0)
     # the 5 was shown on top of the deck today: a declared 5 is a bluff
     assert model.analyze([], (5,), None, (5,))["bluff"] == pytest.approx(1.0)
+
+
+# ------------------------------------------------------------------ model cards and layouts
+def _model_copy(folder, card: dict | None, name: str = "bluffer"):
+    """A copy of a shipped model in the new ``folder`` with ``card`` (None: no card) beside it."""
+    import json
+    import shutil
+
+    from agents.policy import MODELS_DIR
+
+    folder.mkdir(parents=True)
+    shutil.copy(MODELS_DIR / name / "model.zip", folder / "model.zip")
+    if card is not None:
+        (folder / "model_card.json").write_text(json.dumps(card), encoding="utf-8")
+    return folder / "model.zip"
+
+
+def _shipped_card(name: str) -> dict:
+    import json
+
+    from agents.policy import MODELS_DIR
+
+    return json.loads((MODELS_DIR / name / "model_card.json").read_text(encoding="utf-8"))
+
+
+def test_a_card_of_another_env_version_fails_naming_both(tmp_path) -> None:
+    from agents.model_card import ModelCardError
+    from agents.policy import PolicyAgent
+    from granujas_env.version import ENV_NAME
+
+    card = _shipped_card("bluffer")
+    card["env_version"] = "granujas_v0"
+    with pytest.raises(ModelCardError, match=f"'granujas_v0'.*'{ENV_NAME}'"):
+        PolicyAgent(_model_copy(tmp_path / "v0", card))
+    del card["env_version"]  # cards written before versions were recorded
+    with pytest.raises(ModelCardError, match=f"no env_version.*granujas_v0.*'{ENV_NAME}'"):
+        PolicyAgent(_model_copy(tmp_path / "none", card))
+
+
+def test_shipped_cards_record_the_layout_their_weights_read() -> None:
+    from agents.model_card import default_layout, input_index
+    from agents.policy import available_models
+    from granujas_env.codecs import KINDS
+    from granujas_env.version import ENV_NAME
+
+    old_kinds = [k for k in KINDS if k != "end_of_day_order"]  # the v0 one-hot, in order
+    assert set(available_models()) == {"bluffer", "safecracker", "full"}
+    for name in available_models():
+        card = _shipped_card(name)
+        assert card["env_version"] == ENV_NAME
+        assert "granujas_v0" in card["env_note"] and "observation_layout" in card["env_note"]
+        layout = card["observation_layout"]
+        assert layout["decision_kinds"] == old_kinds
+        assert layout["size"] == 4102 and layout["num_actions"] == A.NUM_ACTIONS
+        assert len(input_index(layout)) == 4102
+        assert default_layout().size == 4102 + len(KINDS) - len(old_kinds)
+
+
+def test_index_map_selects_exactly_the_trained_entries() -> None:
+    from agents.model_card import ModelCardError, default_layout, input_index, layout_record
+    from granujas_env.codecs import KIND_INDEX
+
+    layout = default_layout()
+    current = layout_record()
+    assert np.array_equal(input_index(current), np.arange(layout.size))  # today's: identity
+    # a model trained when "choose_strategy" did not exist and the kinds came in reverse order
+    kinds = [k for k in reversed(current["decision_kinds"]) if k != "choose_strategy"]
+    pieces = [[n, len(kinds) if n == "decision_kind" else s] for n, s in current["pieces"]]
+    trained = dict(current, decision_kinds=kinds, pieces=pieces, size=layout.size - 1)
+    index = input_index(trained)
+    assert index.size == layout.size - 1
+    position = 0
+    for name, size in pieces:
+        offset = layout.offset[name]
+        if name == "decision_kind":
+            expected = [offset + KIND_INDEX[k] for k in kinds]
+        else:
+            expected = list(range(offset, offset + size))
+        assert index[position : position + size].tolist() == expected, name
+        position += size
+    dropped = layout.offset["decision_kind"] + KIND_INDEX["choose_strategy"]
+    assert dropped not in index.tolist() and len(set(index.tolist())) == index.size
+    # on a real observation: the trained one-hot marks the same kind at its trained position
+    game = Game(GameConfig(3, "short"), seed=1)
+    vector = layout.encode(game, game.current_player)
+    mapped = vector[index]
+    assert mapped[kinds.index(game.decision.kind)] == 1.0 and mapped[: len(kinds)].sum() == 1.0
+    assert np.array_equal(mapped[len(kinds) :], vector[layout.offset["acting"] :])
+    # layouts that cannot be read from today's observation
+    wrong = [list(p) for p in pieces]
+    wrong[1][1] += 1
+    for bad, message in (
+        (dict(trained, pieces=wrong, size=trained["size"] + 1), "'acting' has 1 values"),
+        (dict(trained, decision_kinds=[*kinds, "no_such_kind"]), "unknown to granujas_v1"),
+        (dict(trained, pieces=[*pieces, ["no_such_piece", 3]]), "no_such_piece"),
+        (dict(trained, size=5), "add up to"),
+        ({"size": 3}, "needs 'pieces'"),
+    ):
+        with pytest.raises(ModelCardError, match=message):
+            input_index(bad)
+
+
+def test_a_model_without_card_must_read_todays_layout(tmp_path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.model_card import ModelCardError
+    from agents.policy import PolicyAgent
+
+    # the shipped weights read the observation + the advisor's one-hot: without a card saying
+    # so, the input sizes disagree
+    with pytest.raises(ModelCardError, match="no model_card.json beside it.* 4203 inputs"):
+        PolicyAgent(_model_copy(tmp_path / "bare", None))
+
+
+def test_shipped_model_reads_the_observation_through_its_card() -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.model_card import default_layout
+    from granujas_env.codecs import KIND_INDEX, KINDS
+
+    bot = agents.load("full", seed=0)
+    trained = _shipped_card("full")["observation_layout"]["decision_kinds"]
+    new_kinds = [k for k in KINDS if k not in trained]
+    assert bot.decisions == frozenset(trained)  # decisions it never saw go to the delegate
+    assert (bot.delegate is not None) == bool(new_kinds)
+    layout = default_layout()
+    vector = np.arange(layout.size + A.NUM_ACTIONS, dtype=np.float32)  # observation + advice
+    dropped = [layout.offset["decision_kind"] + KIND_INDEX[k] for k in new_kinds]
+    assert np.array_equal(bot.model_input(vector), np.delete(vector, dropped))
+
+
+def test_shipped_model_plays_legally_when_end_of_day_order_is_asked(
+    night_owls,  # noqa: F811 - the fixture imported above
+) -> None:
+    """The shipped full model (trained before end_of_day_order existed) in every seat of a game
+    where two players hold an end-of-day Granuja: the last-turn player is asked the order."""
+    pytest.importorskip("sb3_contrib")
+    from agents.model_card import default_layout
+    from granujas_env.codecs import ObservationLayout
+    from granujas_env.engine.game import default_data
+
+    game = new_game(4, catalog=night_owls)
+    night_owl(game, 1, "buscador_de_oro")
+    night_owl(game, 2, "banquero")
+    layout = ObservationLayout(night_owls, default_data()[0])
+    assert layout.size == default_layout().size  # same cards, more copies: the same layout
+    bots = [agents.load("full") for _ in range(4)]
+    for seat, bot in enumerate(bots):
+        bot.reset(seed=seat)
+    asked = []
+    while not game.game_over:
+        seat, legal = game.current_player, game.legal_actions()
+        if game.decision.kind == "end_of_day_order":
+            asked.append(seat)
+        obs = _mask(legal) | {"observation": layout.encode(game, seat)}
+        action = bots[seat].act(obs, view=seat_view(game, seat))
+        assert action in legal, (game.decision.kind, action, legal)
+        game.apply(action)
+    assert asked and all(bots[s].delegated_calls > 0 for s in asked)
+    assert all(bot.policy_calls > 0 for bot in bots)

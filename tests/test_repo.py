@@ -29,3 +29,73 @@ def test_readme_python_examples_run(capsys) -> None:
     for i, block in enumerate(blocks):
         exec(compile(block, f"README.md[python {i}]", "exec"), {"__name__": "__readme__"})  # noqa: S102
     assert capsys.readouterr().out.count("[") >= len(blocks)  # each prints the scores
+
+
+def test_docs_are_written_into_the_checkout_or_where_told(tmp_path, monkeypatch, capsys) -> None:
+    """``python -m granujas_env.docs`` writes docs/ of the source checkout; an installed package
+    (no pyproject.toml beside it) needs ``--out DIR`` and says so."""
+    import pytest
+
+    import granujas_env.docs as docs
+
+    assert docs.repository_docs() == ROOT / "docs"
+    monkeypatch.setattr(docs, "ROOT", tmp_path / "site-packages")  # as if installed
+    assert docs.repository_docs() is None
+    with pytest.raises(SystemExit) as stop:
+        docs.main([])
+    assert stop.value.code == 2 and "pass --out DIR" in capsys.readouterr().err
+    out = tmp_path / "generated"
+    assert docs.main(["--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(docs.GENERATED)
+    assert docs.main(["--out", str(out), "--check"]) == 0
+    (out / "cards.md").write_text("stale", encoding="utf-8")
+    assert docs.main(["--out", str(out), "--check"]) == 1
+
+
+def test_cards_reference_lists_the_strategy_cards() -> None:
+    from granujas_env.engine.game import default_data
+
+    text = (ROOT / "docs" / "cards.md").read_text(encoding="utf-8")
+    _, catalog = default_data()
+    assert "## Strategy cards" in text and catalog.strategies
+    section = text.split("## Strategy cards", 1)[1]
+    for card in catalog.strategies:
+        assert f"| {card.name} ({card.gloss}) | {card.leader} |" in section
+
+
+def test_packages_are_typed() -> None:
+    """PEP 561: each package ships a py.typed marker, listed as package data."""
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    package_data = data["tool"]["setuptools"]["package-data"]
+    for package in ("granujas_env", "agents", "train"):
+        assert (ROOT / package / "py.typed").is_file()
+        assert "py.typed" in package_data[package]
+    notebook = data["project"]["optional-dependencies"]["notebook"]
+    assert {d.split(">")[0] for d in notebook} >= {"jupyter", "nbclient", "ipykernel"}
+
+
+def test_help_texts_name_the_module_and_give_each_default_once(capsys) -> None:
+    """``--help`` of every command line: ``python -m ...`` as the program, no default said twice,
+    nothing stale."""
+    import importlib
+
+    import pytest
+
+    for module in (
+        "train.train",
+        "train.tournament",
+        "train.evaluate",
+        "granujas_env.docs",
+        "granujas_env.bench",
+        "granujas_env.fuzz",
+    ):
+        with pytest.raises(SystemExit) as stop:
+            importlib.import_module(module).main(["--help"])
+        assert stop.value.code == 0
+        text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines anywhere
+        assert text.startswith(f"usage: python -m {module} "), text[:80]
+        assert "still growing" not in text and "(default: None)" not in text
+        for option in re.split(r"\s(?=--?[a-z])", text.split("options:", 1)[1]):
+            assert option.count("default") <= 1, (module, option)

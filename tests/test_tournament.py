@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from train.tournament import main, run_tournament, summarize, wilson_interval
+from train.tournament import format_table, main, run_tournament, summarize, wilson_interval
 
 
 @pytest.mark.parametrize(
@@ -185,3 +185,169 @@ def test_evaluate_ranks_models_against_one_opponent(tmp_path, capsys) -> None:
     assert "bluffer" in capsys.readouterr().out
     assert json.loads(out.read_text())[0]["games"] == 2
     assert evaluate_main(["nobody", "--games", "2"]) == 2
+
+
+# ------------------------------------------------------------------ seat order
+def test_seat_orders_cover_every_relative_position() -> None:
+    from train.tournament import seat_balance, seat_orders
+
+    assert seat_orders(2) == [(0, 1)]
+    assert seat_orders(4)[0] == (0, 1, 2, 3) and len(set(seat_orders(4))) == 6
+    names = ["random"] * 4
+    records = run_tournament(names, 24, seed=3)  # 6 deals x 4 rotations: one full cycle
+    assert [r["seat_entry"] for r in records[:4]] == [
+        [0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]
+    ]
+    seats = Counter((e, s) for r in records for s, e in enumerate(r["seat_entry"]))
+    assert set(seats.values()) == {6}  # every entry 6 times in every seat
+    after = Counter()  # (entry, other, seats after it)
+    for r in records:
+        where = {e: s for s, e in enumerate(r["seat_entry"])}
+        for e in range(4):
+            for o in range(4):
+                if o != e:
+                    after[e, o, (where[o] - where[e]) % 4] += 1
+    assert len(after) == 4 * 3 * 3 and set(after.values()) == {8}
+    assert seat_balance(4, records) == {
+        "balanced": True, "orders": 6, "of": 6, "games_per_cycle": 24
+    }
+    part = seat_balance(4, records[:8])  # two deals: two orders of six
+    assert part["orders"] == 2 and not part["balanced"]
+    summary = summarize(names, records)
+    assert [s["games"] for s in summary["seats"]] == [24] * 4
+    assert sum(s["wins"] for s in summary["seats"]) == 24
+    for s in summary["seats"]:
+        wins = sum(1 for r in records if r["winner"] == s["seat"])
+        assert s["wins"] == wins and s["win_rate"] == pytest.approx(wins / 24)
+    for row in summary["entries"]:
+        e = row["entry"]
+        by_seat = [
+            sum(r["winner"] == s for r in records if r["seat_entry"][s] == e) / 6 for s in range(4)
+        ]
+        assert row["win_rate_by_seat"] == pytest.approx(by_seat)
+    text = format_table(summary)
+    assert "win rate by seat" in text and "seat order: balanced" in text
+    assert "seat order: not balanced" in format_table(summarize(names, records[:8]))
+
+
+# ------------------------------------------------------------------ entries, output, records
+BOTS_MODULE = '''
+import numpy as np
+
+from agents.base import Agent, legal_actions
+
+CONFIRM = 1
+
+
+class Sniper(Agent):
+    """Challenges every card it can; otherwise the lowest legal id."""
+
+    name = "sniper"
+
+    def act(self, observation, view=None):
+        legal = legal_actions(observation)
+        return CONFIRM if CONFIRM in legal else int(legal[0])
+
+
+def make_sniper(seed=None):
+    return Sniper()
+
+
+NOT_A_BOT = 3
+
+
+def make_junk():
+    return "junk"
+'''
+
+
+@pytest.fixture
+def bots_module(tmp_path, monkeypatch) -> str:
+    (tmp_path / "my_tournament_bots.py").write_text(BOTS_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "my_tournament_bots"
+
+
+def test_any_bot_by_import_path(bots_module, tmp_path, capsys) -> None:
+    out = tmp_path / "rows.json"
+    names = f"{bots_module}:Sniper,{bots_module}:make_sniper,honest"
+    assert main(["--agents", names, "--games", "3", "--json", str(out), "--quiet"]) == 0
+    rows = json.loads(out.read_text())
+    assert [r["agent"] for r in rows] == names.split(",")
+    assert rows[0]["challenges_per_game"] > 0 and rows[1]["challenges_per_game"] > 0
+    # the honest bot never challenges: no challenge statistics, whatever card effects did
+    assert rows[2]["totals"]["challenges_made"] == 0 and rows[2]["challenge_precision"] is None
+    for bad, message in (
+        ("no_such_module_xyz:Bot", "cannot import module 'no_such_module_xyz'"),
+        (f"{bots_module}:Nope", f"module '{bots_module}' has no attribute 'Nope'"),
+        (f"{bots_module}:NOT_A_BOT", "is a int, not a bot class or factory"),
+        (f"{bots_module}:make_junk", "built a str, not a bot"),
+    ):
+        capsys.readouterr()
+        assert main(["--agents", f"random,{bad}", "--games", "2", "--quiet"]) == 2, bad
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+
+
+def test_strategy_cards_and_saved_games_replay(tmp_path, capsys) -> None:
+    from granujas_env.record import load, resume
+    from granujas_env.record import main as record_main
+
+    folder = tmp_path / "games"
+    names = ["heuristic", "random"]
+    records = run_tournament(names, 4, seed=4, strategy_cards=True, save_games=folder)
+    files = sorted(folder.glob("*.json"))
+    assert [f.name for f in files] == [
+        "deal00000_rot0.json", "deal00000_rot1.json", "deal00001_rot0.json", "deal00001_rot1.json"
+    ]
+    for rec in records:
+        saved = load(folder / f"deal{rec['deal']:05d}_rot{rec['rotation']}.json")
+        assert saved.config.strategy_cards and saved.config.num_players == 2
+        assert saved.meta["seats"] == [names[e] for e in rec["seat_entry"]]
+        game = resume(saved)  # replays every step and checks the final digest
+        assert game.winner == rec["winner"] and list(game.scores) == rec["scores"]
+        assert any(e[0] == "strategies" for e in game.history)
+    assert record_main(["show", str(files[0])]) == 0
+    assert "winner" in capsys.readouterr().out
+    assert main(["--agents", "random,random", "--games", "2", "--strategy-cards", "--quiet",
+                 "--save-games", str(tmp_path / "cli")]) == 0
+    assert "Strategy cards" in capsys.readouterr().out
+    assert len(list((tmp_path / "cli").glob("*.json"))) == 2
+
+
+def test_output_paths_are_checked_before_playing(tmp_path, monkeypatch, capsys) -> None:
+    import train.tournament as tournament
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("played before checking the output paths")
+
+    monkeypatch.setattr(tournament, "run_tournament", no_games)
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    for flag, path, message in (
+        ("--json", tmp_path / "missing" / "out.json", "does not exist"),
+        ("--json", tmp_path, "is a folder"),
+        ("--plot", tmp_path / "no" / "p.png", "does not exist"),
+        ("--save-games", a_file, "cannot use it as a folder"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            tournament.main(["--agents", "random,random", "--games", "2", flag, str(path)])
+        assert stop.value.code == 2
+        assert message in capsys.readouterr().err, (flag, path)
+
+
+def test_a_shipped_model_without_the_train_extra_is_one_line() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; sys.modules['torch'] = None; sys.modules['sb3_contrib'] = None; "
+        "from train.tournament import main; "
+        "sys.exit(main(['--agents', 'bluffer,random', '--games', '2', '--quiet']))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.startswith("error: PolicyAgent needs torch and sb3-contrib")
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr

@@ -20,10 +20,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.decisions import ALL_DECISIONS, MODES, resolve_decisions
 from agents.policy import _decision_of
 from granujas_env.engine import actions as A
 from granujas_env.env import raw_env
-from train.single_seat import ALL_DECISIONS, MODES, SingleSeatEnv, resolve_decisions
+from granujas_env.version import ENV_NAME
+from train.single_seat import SingleSeatEnv
 
 OBS_SIZE = raw_env(num_players=2).observation_space("player_0")["observation"].shape[0]
 N_ACTIONS = raw_env(num_players=2).action_space("player_0").n
@@ -327,6 +329,9 @@ def test_quick_training_saves_model_and_card(quick_model: Path) -> None:
         assert key in card, key
     assert card["steps"] >= 2048 and card["seed"] == 1 and card["mode"] == "bluff"
     assert set(card["decisions"]) == MODES["bluff"]
+    from agents.model_card import layout_record
+
+    assert card["env_version"] == ENV_NAME and card["observation_layout"] == layout_record()
     assert card["machine"]["cpu_count"] >= 1
     assert card["behaviour_cloning"]["samples"] >= 300
     assert any((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))
@@ -550,3 +555,60 @@ def test_sigterm_stops_and_saves(tmp_path: Path) -> None:
     card = json.loads((out / "model_card.json").read_text())
     assert card["status"] == "stopped: signal SIGTERM"
     assert 0 < card["steps"] < 10_000_000 and (out / "model.zip").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "5"], "--players must be 2, 3 or 4"),
+        (["--players", "2,x"], "--players must be 2, 3 or 4"),
+        (["--players", ""], "--players must be 2, 3 or 4"),
+        (["--minutes", "0"], "--minutes must be a positive number"),
+        (["--minutes", "nan"], "--minutes must be a positive number"),
+        (["--steps", "0"], "--steps must be at least 1"),
+        (["--resume", "runs/no/such/ckpt.zip"], "--resume: no model at 'runs/no/such/ckpt.zip'"),
+        (["--opponents", "heuristic,nobody"], "--opponents: unknown agent 'nobody'"),
+        (["--advisor", "no.such.module:Bot"], "--advisor: agent 'no.such.module:Bot'"),
+    ],
+)
+def test_train_rejects_bad_arguments_before_creating_the_run(
+    args: list[str], message: str, tmp_path: Path, capsys
+) -> None:
+    pytest.importorskip("sb3_contrib")
+    from train.train import main
+
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as stop:
+        main(["--mode", "bluff", "--quick", "--out", str(out), *args])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and ".zip.zip" not in err
+    assert not out.exists()
+
+
+def test_train_refuses_to_resume_a_model_of_another_layout(tmp_path: Path, capsys) -> None:
+    """A model whose card records another observation layout can be played, not trained on."""
+    pytest.importorskip("sb3_contrib")
+    import shutil
+
+    from agents.model_card import layout_record
+    from agents.policy import MODELS_DIR
+    from train.train import main
+
+    card = json.loads((MODELS_DIR / "bluffer" / "model_card.json").read_text())
+    layout = layout_record()
+    kinds = layout["decision_kinds"][1:]  # as if trained before the first kind existed
+    card["observation_layout"] = dict(
+        layout,
+        decision_kinds=kinds,
+        pieces=[[n, len(kinds) if n == "decision_kind" else s] for n, s in layout["pieces"]],
+        size=layout["size"] - 1,
+    )
+    folder = tmp_path / "old"
+    folder.mkdir()
+    shutil.copy(MODELS_DIR / "bluffer" / "model.zip", folder / "model.zip")
+    (folder / "model_card.json").write_text(json.dumps(card))
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit):
+        main(["--mode", "bluff", "--quick", "--resume", str(folder), "--out", str(out)])
+    assert "another observation layout" in capsys.readouterr().err and not out.exists()

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from train.tournament import run_tournament, summarize
+from train.tournament import check_output_path, run_tournament, summarize
 
 __all__ = ["evaluate", "main"]
 
@@ -46,17 +46,34 @@ def evaluate(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m train.evaluate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("models", nargs="+", help="model .zip paths, run folders or shipped names")
-    parser.add_argument("--opponent", default="heuristic", help="the bot in every other seat")
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    parser.add_argument("--games", type=int, default=400, help="games per model")
-    parser.add_argument("--length", default="short", choices=("short", "long"))
-    parser.add_argument("--seed", type=int, default=1000, help="deal seed (not the rating one)")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "models", nargs="+", help="model .zip paths, run folders, shipped names (any bot spec)"
+    )
+    parser.add_argument(
+        "--opponent", default="heuristic", help="the bot in every other seat (default heuristic)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, choices=(2, 3, 4), help="players per game (default 4)"
+    )
+    parser.add_argument("--games", type=int, default=400, help="games per model (default 400)")
+    parser.add_argument(
+        "--length", default="short", choices=("short", "long"), help="game length (default short)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1000, help="deal seed, not the rating one (default 1000)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--json", dest="json_path", default=None, help="write the rows here")
     args = parser.parse_args(argv)
+    if args.json_path:
+        try:
+            check_output_path(args.json_path, "--json")
+        except ValueError as exc:
+            parser.error(str(exc))
     try:
         rows = evaluate(
             args.models,
@@ -67,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             workers=args.workers,
         )
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:  # a bad model, or no [train] extra
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(

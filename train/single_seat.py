@@ -7,7 +7,7 @@ others decide is summed and delivered with its next step, or at the end of the g
 SB3 action-masking tutorial wrapper returns only the mover's reward and so loses exactly the
 bluffing signal (a bluff caught on a rival's turn or at the end of the day, a rival's steal).
 
-    from train.single_seat import SingleSeatEnv, MODES
+    from train.single_seat import SingleSeatEnv
     env = SingleSeatEnv(num_players=4, decisions="bluff", opponents=["heuristic"], delegate="heuristic")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_masks().nonzero()[0][0])
@@ -15,12 +15,13 @@ bluffing signal (a bluff caught on a rival's turn or at the end of the day, a ri
 * ``observation_space`` is the AEC env's flat float32 observation ``Box``; ``action_space`` its
   ``Discrete(N)``; :meth:`SingleSeatEnv.action_masks` the legal ids of the learner's pending
   decision (what sb3-contrib's ``MaskablePPO`` asks every env for, through ``SubprocVecEnv`` too).
-* ``decisions``: the decision kinds the learner controls: a mode name of :data:`MODES`
-  (``"bluff"``: the Plan and challenges; ``"safe"``: peek/mark/steal/abandon/bribe; ``"full"``:
-  every kind) or an explicit set of kinds.
-* Opponents: a pool of *specs*, one drawn per opponent seat and episode: a registered bot name
-  (``agents.make(name, seed=...)``), a path to a saved model ``.zip`` (a frozen checkpoint played
-  by :class:`agents.policy.PolicyAgent`), an :class:`agents.Agent`, or any callable
+* ``decisions``: the decision kinds the learner controls: a mode name of
+  :data:`agents.decisions.MODES` (``"bluff"``: the Plan and challenges; ``"safe"``:
+  peek/mark/steal/abandon/bribe; ``"full"``: every kind) or an explicit set of kinds.
+* Opponents: a pool of *specs* (anything :func:`agents.policy.make_bot` accepts), one drawn per
+  opponent seat and episode: a registered bot name, an import path ``module:attribute``, a shipped
+  model name or a saved model ``.zip`` (a frozen checkpoint played by
+  :class:`agents.policy.PolicyAgent`), an :class:`agents.Agent`, or any callable
   ``(observation, view) -> action``. :meth:`SingleSeatEnv.add_opponent` grows the pool while
   training (the league; call it through ``VecEnv.env_method``).
 * Seat: ``seat=None`` rotates the learner's seat every episode (each env starts at its own
@@ -48,114 +49,15 @@ import gymnasium
 import numpy as np
 
 from agents.advice import advised_vector
-from granujas_env.codecs import KINDS
+from agents.decisions import ALL_DECISIONS, resolve_decisions
+from agents.policy import make_bot
+from agents.registry import DEFAULT_BOT
 from granujas_env.env import raw_env
-from granujas_env.view import seat_view
+from granujas_env.view import DecisionViews
 
-__all__ = [
-    "BLUFF_DECISIONS",
-    "SAFE_DECISIONS",
-    "ALL_DECISIONS",
-    "MODES",
-    "SingleSeatEnv",
-    "resolve_decisions",
-    "default_bot_name",
-    "make_bot",
-]
-
-BLUFF_DECISIONS = frozenset({"plan_card", "plan_slot", "challenge"})
-SAFE_DECISIONS = frozenset(
-    {
-        "peek_target",
-        "mark_face",
-        "mark_source",
-        "steal_target",
-        "abandon",
-        "unused_location",
-        "sheriff_option",
-    }
-)
-ALL_DECISIONS = frozenset(KINDS)
-MODES: dict[str, frozenset[str]] = {
-    "bluff": BLUFF_DECISIONS,
-    "safe": SAFE_DECISIONS,
-    "full": ALL_DECISIONS,
-}
+__all__ = ["SingleSeatEnv"]
 
 MAX_SKIPPED_GAMES = 100  # reset() gives up after this many games without a learner decision
-
-
-def resolve_decisions(decisions: str | Iterable[str] | None) -> frozenset[str]:
-    """A mode name (``bluff``, ``safe``, ``full``), a set of decision kinds, or None (= full)."""
-    if decisions is None:
-        return ALL_DECISIONS
-    if isinstance(decisions, str):
-        try:
-            return MODES[decisions]
-        except KeyError:
-            raise ValueError(
-                f"unknown decisions mode {decisions!r}; modes: {sorted(MODES)}"
-            ) from None
-    kinds = frozenset(decisions)
-    unknown = kinds - ALL_DECISIONS
-    if unknown:
-        raise ValueError(
-            f"unknown decision kinds {sorted(unknown)}; known: {sorted(ALL_DECISIONS)}"
-        )
-    if not kinds:
-        raise ValueError("the learner must control at least one decision kind")
-    return kinds
-
-
-def default_bot_name() -> str:
-    """``"heuristic"`` when that bot is registered, else ``"random"``."""
-    import agents
-
-    return "heuristic" if "heuristic" in agents.available() else "random"
-
-
-class _CallableBot:
-    """Adapts a plain callable ``(observation, view) -> action`` to the Agent interface."""
-
-    wants_view = True
-
-    def __init__(self, fn: Callable[[Mapping[str, np.ndarray], Any], int]) -> None:
-        self.fn = fn
-        self.name = getattr(fn, "__name__", "callable")
-
-    def reset(self, seed: int | None = None) -> None:
-        reset = getattr(self.fn, "reset", None)
-        if callable(reset):
-            reset(seed=seed)
-
-    def act(self, observation: Mapping[str, np.ndarray], view: Any = None) -> int:
-        return int(self.fn(observation, view))
-
-
-def make_bot(spec: Any, seed: int | None = None) -> Any:
-    """An object with ``act(observation, view=...)`` and ``reset(seed=...)`` from a pool spec:
-    a registered bot name, a shipped model name (``agents.load``), a saved model path (``*.zip``),
-    an Agent, or a callable."""
-    if isinstance(spec, str):
-        import agents
-        from agents.policy import PolicyAgent, resolve_model
-
-        if spec == "heuristic" and "heuristic" not in agents.available():
-            spec = "random"
-        model = None if spec in agents.available() else resolve_model(spec)
-        if model is not None or spec.endswith(".zip"):  # a missing .zip: PolicyAgent says so
-            return PolicyAgent(model or spec, seed=seed)
-        try:
-            return agents.make(spec, seed=seed)
-        except TypeError:  # a factory without a seed argument
-            return agents.make(spec)
-    if hasattr(spec, "act"):
-        return spec
-    if callable(spec):
-        return _CallableBot(spec)
-    raise TypeError(
-        f"cannot make a bot from {spec!r}: expected a name, a .zip path, an Agent or a callable"
-    )
 
 
 class _LazyObservation(Mapping):
@@ -261,13 +163,13 @@ class SingleSeatEnv(gymnasium.Env):
                 dtype=base.dtype,
             )
         self.advice: int | None = None  # the advisor's action at the learner's pending decision
-        self.pool: list[Any] = list(opponents) if opponents else [default_bot_name()]
+        self.pool: list[Any] = list(opponents) if opponents else [DEFAULT_BOT]
         self.pool_weights: list[float] | None = (
             [float(w) for w in opponent_weights] if opponent_weights is not None else None
         )
         if self.pool_weights is not None and len(self.pool_weights) != len(self.pool):
             raise ValueError("opponent_weights must have one weight per opponent")
-        self.delegate_spec = delegate if delegate is not None else default_bot_name()
+        self.delegate_spec = delegate if delegate is not None else DEFAULT_BOT
         self._rng = random.Random(seed)
         self._seat_cursor = self._rng.randrange(12) if seed is not None else 0
         self._bots: dict[Any, Any] = {}
@@ -275,6 +177,7 @@ class SingleSeatEnv(gymnasium.Env):
         self._advisor: Any = None
         self.env: Any = None
         self.game: Any = None
+        self._views: Any = None  # DecisionViews of the game in progress
         self.seat = 0
         self.agent = ""
         self.opponents: list[Any] = []  # per seat: the bot (None at the learner's seat)
@@ -393,7 +296,7 @@ class SingleSeatEnv(gymnasium.Env):
                 else:
                     observation = self.env.observe(self.agent)  # the AEC one, without advice
                     wants = getattr(teacher_bot, "wants_view", True)
-                    view = seat_view(self.game, self.seat) if wants else None
+                    view = self._views(self.seat) if wants else None  # the advisor's, if any
                     action = int(teacher_bot.act(observation, view=view))
                 obs_list.append(obs.astype(np.float16))
                 mask_list.append(mask)
@@ -444,6 +347,7 @@ class SingleSeatEnv(gymnasium.Env):
         game_seed = options.get("game_seed", self._rng.getrandbits(63))
         self.env.reset(seed=int(game_seed))
         self.game = self.env.game
+        self._views = DecisionViews(self.game)  # one lazy view per seat and decision, shared
         self.agent = self.env.possible_agents[self.seat]
         bots = [*self.opponents, self._delegate, self._advisor]
         for bot in {id(b): b for b in bots if b is not None}.values():
@@ -456,6 +360,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.forced_steps = 0
 
     def _step_env(self, action: int) -> None:
+        self._views.expire()
         self.env.step(action)
         self.env_steps += 1
         # PettingZoo semantics: env.rewards holds the rewards of the last step, for every agent
@@ -475,7 +380,7 @@ class SingleSeatEnv(gymnasium.Env):
                 continue
             bot = self._delegate if seat == self.seat else self.opponents[seat]
             observation = _LazyObservation(self.env, self.env.agent_selection, legal)
-            view = seat_view(game, seat) if getattr(bot, "wants_view", True) else None
+            view = self._views(seat) if getattr(bot, "wants_view", True) else None
             self._step_env(int(bot.act(observation, view=view)))
 
     def _potential(self) -> float:
@@ -499,7 +404,7 @@ class SingleSeatEnv(gymnasium.Env):
         observation = self.env.observe(self.agent)
         if self._advisor is None:
             return observation["observation"]
-        view = None if self.game.game_over else seat_view(self.game, self.seat)
+        view = None if self.game.game_over else self._views(self.seat)
         vector, self.advice = advised_vector(self._advisor, observation, view)
         return vector
 

@@ -1,42 +1,70 @@
 """Rated tournament between bots, with seat rotation over fixed deal seeds.
 
     python -m train.tournament --agents heuristic,random,random,random --games 2000 \\
-        --players 4 --length short --seed 0 [--workers 2] [--json out.json] [--plot out.png]
+        --players 4 --length short --seed 0 [--strategy-cards] [--workers 2] [--json out.json] \\
+        [--plot out.png] [--save-games DIR]
 
 Each *entry* of ``--agents`` (the same bot may appear several times) is one competitor: a
 registered bot (``random``, ``honest``, ``heuristic``), a shipped model (``bluffer``,
-``safecracker``, ``full``) or the path of a trained model (``runs/x/model.zip``, a checkpoint
-``.zip``, or a run folder holding ``model.zip``). Deal
-seeds are fixed by ``--seed``; every deal is played once with each rotation of the entry list over
-the seats, so every entry sits in every seat on the same deals and no entry gains from a seat or a
-lucky deal (``--games`` is rounded up to a multiple of the number of seats). Per entry it reports:
+``safecracker``, ``full``), the path of a trained model (``runs/x/model.zip``, a checkpoint
+``.zip``, or a run folder holding ``model.zip``) or an import path ``module:attribute`` naming a bot
+class or factory in any importable module (``mypkg.mybots:Sniper``), so you can rate your own bots
+without editing the registry. Every entry is built once before the first game, so a bad entry
+fails at once.
+
+Seats: deal seeds are fixed by ``--seed``; every deal is played once with each rotation of the
+entries over the seats, so every entry sits in every seat on the same deals and no entry gains from
+a lucky deal (``--games`` is rounded up to a multiple of the number of seats). Successive deals
+cycle through the (N-1)! cyclic orders of the entries, so over N x (N-1)! games (2 players: 2,
+3: 6, 4: 24) every entry also sits in every position relative to every other (right after it, two
+seats after it, ...) equally often; the report says whether the run is balanced that way and shows
+the win rate of each seat over all entries (the seat effect).
+
+Per entry it reports:
 
 - win rate with its Wilson 95% interval, against the 1/N baseline of equal players;
 - mean score; an OpenSkill (Plackett-Luce) rating, ordinal = mu - 3 sigma (a simple Elo when the
   ``openskill`` package, part of the ``[train]`` extra, is missing);
 - bluff statistics: bluff rate (bluffs / cards played), caught rate (bluffs caught / bluffs),
   challenge precision (challenges on bluffs / challenges) and recall (rivals' bluffs it challenged /
-  rivals' bluffs);
+  rivals' bluffs), where a challenge is a challenge decision answered yes (a henchman put on a
+  rival's card by a card effect is not one);
 - Safe statistics: mean Safe tech held at the end, mean matching Marks on its Safes.
 
-A table goes to stdout; ``--plot`` writes a PNG (matplotlib, Agg backend) and ``--json`` the
-figures, one object per entry (``agent``, ``entry``, ``label``, ``games``, ``wins``, ``win_rate``,
-``wilson_low``, ``wilson_high``, ...). Bots are reseeded per game from ``--seed``, so a run replays
-exactly, with any ``--workers``.
+A table goes to stdout; ``--plot`` writes a PNG (matplotlib, Agg backend), ``--json`` the figures,
+one object per entry (``agent``, ``entry``, ``label``, ``games``, ``wins``, ``win_rate``,
+``wilson_low``, ``wilson_high``, ``win_rate_by_seat``, ...), and ``--save-games DIR`` every game as
+a game record (``DIR/deal<D>_rot<R>.json``; ``python -m granujas_env.record show FILE`` replays
+one). Output paths are checked before the first game. Bots are reseeded per game from ``--seed``,
+so a run replays exactly, with any ``--workers``.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
+import os
 import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-__all__ = ["wilson_interval", "run_tournament", "summarize", "format_table", "main"]
+from agents.driver import play_game
+from agents.policy import make_bot
+
+__all__ = [
+    "wilson_interval",
+    "seat_orders",
+    "run_tournament",
+    "summarize",
+    "format_table",
+    "check_output_path",
+    "main",
+]
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -69,27 +97,44 @@ def _deal_seed(seed: int, deal: int) -> int:
     return random.Random(f"granujas-tournament/{seed}/{deal}").getrandbits(63)
 
 
+def seat_orders(n: int) -> list[tuple[int, ...]]:
+    """The (n-1)! cyclic orders of n entries, entry 0 first (the identity order first)."""
+    return [(0, *rest) for rest in itertools.permutations(range(1, n))]
+
+
 def _play_deals(task: tuple) -> list[dict[str, Any]]:
     """Play deals ``[start, stop)`` with every rotation; one record per game (worker entry point)."""
-    names, env_kwargs, seed, start, stop = task
-    import agents
-    from agents.driver import play_game
-
+    names, env_kwargs, seed, start, stop, save_dir = task
     n = len(names)
-    # one instance per entry, reused across games: a registered bot, else a shipped model or a
-    # model path
-    bots = [
-        agents.make(name) if name in agents.available() else agents.load(name) for name in names
-    ]
+    # one instance per entry, reused across games
+    bots = [make_bot(name) for name in names]
+    orders = seat_orders(n)
     records = []
     for deal in range(start, stop):
         deal_seed = _deal_seed(seed, deal)
+        order = orders[deal % len(orders)]
         for rotation in range(n):
-            # seat s is played by entry (s + rotation) % n
-            seat_entry = [(s + rotation) % n for s in range(n)]
+            # seat s is played by entry order[(s + rotation) % n]
+            seat_entry = [order[(s + rotation) % n] for s in range(n)]
             seat_bots = [bots[e] for e in seat_entry]
             bot_seeds = [(deal_seed + 7919 * (rotation * n + s)) % (2**63) for s in range(n)]
-            result = play_game(env_kwargs, seat_bots, deal_seed, bot_seeds=bot_seeds)
+            meta = {
+                "tool": "train.tournament",
+                "seed": seed,
+                "deal": deal,
+                "rotation": rotation,
+                "seats": [names[e] for e in seat_entry],
+            }
+            result = play_game(
+                env_kwargs,
+                seat_bots,
+                deal_seed,
+                bot_seeds=bot_seeds,
+                record=save_dir is not None,
+                meta=meta,
+            )
+            if save_dir is not None:
+                result["record"].save(Path(save_dir) / f"deal{deal:05d}_rot{rotation}.json")
             records.append(
                 {
                     "deal": deal,
@@ -109,28 +154,28 @@ def run_tournament(
     games: int,
     *,
     length: str = "short",
+    strategy_cards: bool = False,
     seed: int = 0,
     workers: int = 1,
     progress: bool = False,
+    save_games: str | Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the games and return one record per game, in a fixed order."""
-    import agents
+    """Play the games and return one record per game, in a fixed order.
 
+    Every entry is built once first (:func:`agents.policy.make_bot`), so a bad name, import path
+    or model raises ``ValueError`` (``ImportError`` when a model needs the ``[train]`` extra)
+    before any game. With ``save_games`` every game is also written there as a game record."""
     n = len(names)
-    from agents.policy import available_models, resolve_model
-
     for name in names:
-        if name not in agents.REGISTRY and resolve_model(name) is None:
-            known = ", ".join(agents.available() + available_models())
-            raise ValueError(
-                f"unknown agent {name!r}; known agents and shipped models: {known}, "
-                "or a model path (a .zip, or a folder holding model.zip)"
-            )
+        make_bot(name)
+    if save_games is not None:
+        Path(save_games).mkdir(parents=True, exist_ok=True)
     deals = max(1, math.ceil(games / n))
-    env_kwargs = {"num_players": n, "game_length": length}
+    env_kwargs = {"num_players": n, "game_length": length, "strategy_cards": strategy_cards}
     chunk = max(1, min(25, math.ceil(deals / max(1, workers * 4))))
+    save = None if save_games is None else str(save_games)
     tasks = [
-        (tuple(names), env_kwargs, seed, start, min(deals, start + chunk))
+        (tuple(names), env_kwargs, seed, start, min(deals, start + chunk), save)
         for start in range(0, deals, chunk)
     ]
     records: list[dict[str, Any]] = []
@@ -205,18 +250,58 @@ def _ratio(num: float, den: float) -> float | None:
     return num / den if den else None
 
 
+def seat_balance(n: int, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """How evenly the entries met each seat and each other: ``balanced`` is True when every
+    entry sat in every seat equally often and, for every pair of entries, every relative
+    position (the other one sits 1, 2, ... seats after it) occurred equally often; ``orders``
+    counts the distinct cyclic orders played (of ``(n-1)!``)."""
+    seats = [[0] * n for _ in range(n)]  # [entry][seat]
+    relative = [[[0] * n for _ in range(n)] for _ in range(n)]  # [entry][other][offset]
+    orders = set()
+    for rec in records:
+        entry_seat = {e: s for s, e in enumerate(rec["seat_entry"])}
+        first = entry_seat[0]
+        orders.add(tuple(rec["seat_entry"][(first + k) % n] for k in range(n)))
+        for e, s in entry_seat.items():
+            seats[e][s] += 1
+            for other, t in entry_seat.items():
+                if other != e:
+                    relative[e][other][(t - s) % n] += 1
+    even_seats = all(len(set(row)) == 1 for row in seats)
+    even_relative = all(
+        len({relative[e][o][k] for k in range(1, n)}) == 1
+        for e in range(n)
+        for o in range(n)
+        if o != e
+    )
+    return {
+        "balanced": bool(records) and even_seats and even_relative,
+        "orders": len(orders),
+        "of": math.factorial(n - 1),
+        "games_per_cycle": n * math.factorial(n - 1),
+    }
+
+
 def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Aggregate per-game records into the per-entry figures."""
+    """Aggregate per-game records into the per-entry figures, the per-seat win rates over all
+    entries (``seats``) and the seat-order balance (:func:`seat_balance`)."""
     n = len(names)
     labels = _labels(names)
     sums = [dict(games=0, wins=0, score=0.0) for _ in range(n)]
+    by_seat = [[0, 0] for _ in range(n)]  # [seat]: [games, wins] over all entries
+    entry_seat = [[[0, 0] for _ in range(n)] for _ in range(n)]  # [entry][seat]: [games, wins]
     totals = [dict() for _ in range(n)]
     for rec in records:
         for seat, entry in enumerate(rec["seat_entry"]):
             s = sums[entry]
+            won = int(rec["winner"] == seat)
             s["games"] += 1
-            s["wins"] += int(rec["winner"] == seat)
+            s["wins"] += won
             s["score"] += rec["scores"][seat]
+            by_seat[seat][0] += 1
+            by_seat[seat][1] += won
+            entry_seat[entry][seat][0] += 1
+            entry_seat[entry][seat][1] += won
             for key, value in rec["stats"][seat].items():
                 totals[entry][key] = totals[entry].get(key, 0) + value
     system, ratings = _ratings(names, records)
@@ -255,10 +340,29 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
                 "mean_marks_matched": _ratio(t.get("marks_matched", 0), games),
                 "mean_reputation": _ratio(t.get("reputation", 0), games),
                 "mean_granuja_tech": _ratio(t.get("granuja_tech", 0), games),
+                "win_rate_by_seat": [_ratio(w, g) for g, w in entry_seat[e]],
                 "totals": t,
             }
         )
-    return {"rating_system": system, "entries": rows}
+    seats = []
+    for seat, (games, wins) in enumerate(by_seat):
+        low, high = wilson_interval(wins, games)
+        seats.append(
+            {
+                "seat": seat,
+                "games": games,
+                "wins": wins,
+                "win_rate": _ratio(wins, games),
+                "wilson_low": low,
+                "wilson_high": high,
+            }
+        )
+    return {
+        "rating_system": system,
+        "entries": rows,
+        "seats": seats,
+        "seat_order": seat_balance(n, records),
+    }
 
 
 def _fmt(value: float | None, pct: bool = False) -> str:
@@ -294,6 +398,24 @@ def format_table(summary: dict[str, Any]) -> str:
             else "rating: Elo (openskill not installed)"
         )
     )
+    seats = ", ".join(
+        f"{s['seat']}: {_fmt(s['win_rate'], True)} "
+        f"[{100 * s['wilson_low']:.1f}, {100 * s['wilson_high']:.1f}]"
+        for s in summary["seats"]
+    )
+    lines.append(f"win rate by seat (all entries): {seats}")
+    order = summary["seat_order"]
+    if order["balanced"]:
+        lines.append(
+            "seat order: balanced (every entry sat in every seat and every position relative to "
+            f"every other equally often; {order['orders']}/{order['of']} cyclic orders)"
+        )
+    else:
+        lines.append(
+            f"seat order: not balanced ({order['orders']}/{order['of']} cyclic orders; a "
+            f"multiple of {order['games_per_cycle']} games balances it): read the seat effect "
+            "in the win rates by seat"
+        )
     return "\n".join(lines)
 
 
@@ -334,24 +456,71 @@ def plot(summary: dict[str, Any], path: str, title: str) -> bool:
     return True
 
 
+def check_output_path(path: str | Path, flag: str) -> Path:
+    """``path`` if a file can be written there (its folder exists and is writable, it is not a
+    folder, an existing file is writable); ``ValueError`` naming ``flag`` otherwise."""
+    path = Path(path)
+    folder = path.parent
+    if path.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a folder; give a file path")
+    if not folder.is_dir():
+        raise ValueError(f"{flag} {str(path)!r}: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"{flag} {str(path)!r} is not writable")
+    return path
+
+
+def _check_output_dir(path: str | Path, flag: str) -> Path:
+    """``path`` as a writable folder, created if missing; ``ValueError`` naming ``flag``."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file of that name, or a folder we may not create
+        raise ValueError(f"{flag} {str(path)!r}: cannot use it as a folder ({exc.strerror})") from None
+    if not os.access(path, os.W_OK):
+        raise ValueError(f"{flag} {str(path)!r} is not writable")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Command line (see the module docstring); exit status 2 on bad arguments or entries."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m train.tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--agents", required=True, help="comma-separated bot names, one per seat")
     parser.add_argument(
-        "--games", type=int, default=2000, help="games (rounded up to a multiple of N)"
+        "--agents",
+        required=True,
+        help="comma-separated entries, one per seat: bot names, shipped models, model paths or "
+        "import paths module:attribute",
+    )
+    parser.add_argument(
+        "--games", type=int, default=2000, help="games, rounded up to a multiple of N (default 2000)"
     )
     parser.add_argument(
         "--players", type=int, default=None, help="number of seats (default: len(--agents))"
     )
-    parser.add_argument("--length", default="short", choices=("short", "long"))
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deal seeds and bot seeds")
+    parser.add_argument(
+        "--length", default="short", choices=("short", "long"), help="game length (default short)"
+    )
+    parser.add_argument(
+        "--strategy-cards", action="store_true", help="play with the optional Strategy cards rule"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the deal seeds and bot seeds (default 0)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(
-        "--json", dest="json_path", default=None, help="write the figures as JSON here"
+        "--json", dest="json_path", default=None, help="write the figures as JSON to this file"
     )
     parser.add_argument("--plot", dest="plot_path", default=None, help="write a PNG plot here")
+    parser.add_argument(
+        "--save-games",
+        metavar="DIR",
+        default=None,
+        help="write every game as a game record in DIR (created if missing)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
 
@@ -363,42 +532,59 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--players must be 2, 3 or 4")
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be at least 1")
+    try:  # output paths before the first game: a typo must not cost a long run
+        if args.json_path:
+            check_output_path(args.json_path, "--json")
+        if args.plot_path:
+            check_output_path(args.plot_path, "--plot")
+        if args.save_games:
+            _check_output_dir(args.save_games, "--save-games")
+    except ValueError as exc:
+        parser.error(str(exc))
     t0 = time.time()
     try:
         records = run_tournament(
             names,
             args.games,
             length=args.length,
+            strategy_cards=args.strategy_cards,
             seed=args.seed,
             workers=args.workers,
             progress=not args.quiet,
+            save_games=args.save_games,
         )
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:  # a bad entry, or a model without the [train] extra
         print(f"error: {exc}", file=sys.stderr)
         return 2
     wall = time.time() - t0
     summary = summarize(names, records)
     title = (
-        f"{players} players, {args.length}, {len(records)} games "
-        f"({len(records) // players} deals x {players} rotations), seed {args.seed}"
+        f"{players} players, {args.length}{', Strategy cards' if args.strategy_cards else ''}, "
+        f"{len(records)} games ({len(records) // players} deals x {players} rotations), "
+        f"seed {args.seed}"
     )
     print(title)
     print(format_table(summary))
     print(
         f"wall time {wall:.1f} s ({len(records) / max(wall, 1e-9):.1f} games/s, {args.workers} worker(s))"
     )
+    if args.save_games:
+        print(f"{len(records)} game records written to {args.save_games}")
     if args.plot_path:
         if plot(summary, args.plot_path, title):
             print(f"plot written to {args.plot_path}")
     if args.json_path:
         payload = [
-            {k: v for k, v in row.items()}
+            dict(row)
             | {
                 "players": players,
                 "length": args.length,
+                "strategy_cards": args.strategy_cards,
                 "seed": args.seed,
                 "rating_system": summary["rating_system"],
                 "total_games": len(records),
+                "seat_win_rates": [s["win_rate"] for s in summary["seats"]],
+                "seat_order_balanced": summary["seat_order"]["balanced"],
             }
             for row in summary["entries"]
         ]

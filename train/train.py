@@ -12,7 +12,8 @@ mark source, steal, abandon, unused-location peek, Sheriff's Office option (brib
 every decision.
 
 Opponents: ``--opponents heuristic,random`` is the pool drawn from per opponent seat and episode
-(bot names, or paths to saved model ``.zip`` files). ``--league`` adds, every ``--league-every``
+(bot names, shipped models, saved model ``.zip`` files, import paths ``module:attribute``: any spec
+of :func:`agents.policy.make_bot`). ``--league`` adds, every ``--league-every``
 steps, a frozen copy of the learner to the pool (the latest ``--league-size`` copies are kept):
 plain self-play cycles in bluffing games, so the pool mixes past checkpoints with the heuristic
 and random bots (``--league-bot-weight`` is each bot's sampling weight relative to one
@@ -20,15 +21,17 @@ checkpoint).
 
 Outputs under ``--out``: ``model.zip`` (the final policy, saved without the optimizer's moment
 estimates so it stays small; resume from ``checkpoints/`` to keep them), ``model_card.json``
-(command, steps, wall time, machine, opponents, seed, hyper-parameters, last win rate),
+(environment version and observation layout, command, steps, wall time, machine, opponents, seed,
+hyper-parameters, last win rate; :mod:`agents.model_card`),
 ``checkpoints/ckpt_<steps>_steps.zip`` every ``--checkpoint-every`` steps and at the end, and
 TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``) including ``rollout/win_rate`` and
 ``rollout/score`` over the last 100 episodes.
 
 ``--steps`` is a budget of learner steps (decisions of the controlled kinds); ``--minutes`` stops
 earlier at a wall-clock limit, and so does SIGTERM or Ctrl-C (the model and card are saved in
-every case). With ``--resume`` the
-steps are added to the resumed model's count.
+every case). With ``--resume`` the steps are added to the resumed model's count. Bad arguments
+(player counts, limits, the model to resume, unknown bots) exit with status 2 before the output
+folder is created.
 """
 
 from __future__ import annotations
@@ -48,7 +51,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from train.single_seat import MODES, SingleSeatEnv, default_bot_name
+from agents.decisions import MODES
+from agents.model_card import ModelCardError, find_card, layout_record, read_card, trained_layout
+from agents.policy import make_bot, resolve_model
+from agents.registry import DEFAULT_BOT
+from granujas_env.version import ENV_NAME
+from train.single_seat import SingleSeatEnv
 
 __all__ = ["main", "build_parser", "make_env_fn", "save_slim"]
 
@@ -63,11 +71,22 @@ QUICK = {
 }
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows ``(default: X)`` only where the help text does not already say the default and X
+    is a value (not None or False)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or action.default is None or action.default is False:
+            return text
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m train.train",
         description="Train a granujas bot with MaskablePPO (single-seat wrapper).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     p.add_argument(
         "--mode", choices=sorted(MODES), default="full", help="decision kinds the learner controls"
@@ -84,19 +103,26 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="stop at this wall-clock limit even if --steps is not reached",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seed", type=int, default=0, help="seeds the deals, seats, opponent draws and network"
+    )
     p.add_argument("--out", default=None, help="output folder (default runs/<mode>)")
     p.add_argument(
         "--quick",
         action="store_true",
         help=f"smoke run: {QUICK['steps']} steps, one env, small rollouts (< 1 minute)",
     )
-    p.add_argument("--resume", default=None, help="continue training a saved model .zip")
+    p.add_argument(
+        "--resume",
+        default=None,
+        help="continue training a saved model: a .zip (e.g. a checkpoint) or a run folder "
+        "holding model.zip; its steps add to the model's count",
+    )
     p.add_argument(
         "--opponents",
         default=None,
-        help="comma-separated opponent pool: bot names and/or model .zip paths "
-        "(default: heuristic; heuristic,random with --league)",
+        help="comma-separated opponent pool: bot names, shipped models, model .zip paths or "
+        "import paths module:attribute (default: heuristic; heuristic,random with --league)",
     )
     p.add_argument(
         "--delegate",
@@ -129,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         default="4",
-        help="players per game; a comma list (e.g. 2,3,4) draws one per episode",
+        help="players per game, 2-4; a comma list (e.g. 2,3,4) draws one per episode",
     )
     p.add_argument("--length", choices=("short", "long"), default="short", help="game length")
     p.add_argument(
@@ -146,12 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--n-envs", type=int, default=None, help="parallel envs (default: CPU count)")
     p.add_argument("--n-steps", type=int, default=1024, help="rollout steps per env per update")
-    p.add_argument("--batch-size", type=int, default=256)
-    p.add_argument("--n-epochs", type=int, default=5)
-    p.add_argument("--lr", type=float, default=1e-4)
-    p.add_argument("--gamma", type=float, default=0.995)
-    p.add_argument("--ent-coef", type=float, default=0.003)
-    p.add_argument("--clip-range", type=float, default=0.1)
+    p.add_argument("--batch-size", type=int, default=256, help="minibatch size of the updates")
+    p.add_argument("--n-epochs", type=int, default=5, help="passes over each rollout")
+    p.add_argument("--lr", type=float, default=1e-4, help="Adam learning rate")
+    p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
+    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus coefficient")
+    p.add_argument("--clip-range", type=float, default=0.1, help="PPO clipping range")
     p.add_argument("--net", default="64,64", help="hidden layers of the policy and value MLPs")
     p.add_argument(
         "--bc-samples",
@@ -164,8 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--teacher",
         default=None,
-        help="bot the warm start imitates: a bot name, a shipped model (e.g. bluffer) or a model "
-        ".zip (default: the advisor, else the delegate)",
+        help="bot the warm start imitates: a bot name, a shipped model (e.g. bluffer), a model "
+        ".zip or an import path (default: the advisor, else the delegate)",
     )
     p.add_argument("--checkpoint-every", type=int, default=25_000, help="steps between checkpoints")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -174,6 +200,65 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _split(text: str | None) -> list[str]:
     return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def _players(text: str) -> tuple[int, ...]:
+    """``--players``: a comma list of player counts 2-4 (ValueError otherwise)."""
+    try:
+        players = tuple(int(p) for p in _split(text))
+    except ValueError:
+        players = ()
+    if not players or any(not 2 <= n <= 4 for n in players):
+        raise ValueError(f"--players must be 2, 3 or 4, or a comma list of them (e.g. 2,4); got {text!r}")
+    return players
+
+
+def _resume_path(text: str) -> Path:
+    """``--resume``: the model ``.zip`` it names, checked to be one this env can train further."""
+    path = resolve_model(text)
+    if path is None:
+        raise ValueError(
+            f"--resume: no model at {text!r} (expected a .zip file, e.g. "
+            "runs/x/checkpoints/ckpt_20000_steps.zip, or a run folder holding model.zip)"
+        )
+    card_path = find_card(path)
+    if card_path is not None:
+        trained = trained_layout(read_card(card_path), card_path)
+        current = layout_record()
+        same = all(trained.get(k) == current[k] for k in ("decision_kinds", "pieces", "num_actions"))
+        if not same:
+            raise ModelCardError(
+                f"--resume: {path} was trained on another observation layout than {ENV_NAME}'s "
+                f"(see {card_path}); it can be played, not trained further"
+            )
+    return path
+
+
+def validate(args: argparse.Namespace) -> dict[str, Any]:
+    """Check the arguments before anything is created; ValueError names the first bad one.
+    Returns the parsed ``players`` and ``resume`` path."""
+    if args.steps is not None and args.steps < 1:
+        raise ValueError(f"--steps must be at least 1, got {args.steps}")
+    if args.minutes is not None and not args.minutes > 0:
+        raise ValueError(f"--minutes must be a positive number of minutes, got {args.minutes}")
+    if args.n_envs is not None and args.n_envs < 1:
+        raise ValueError(f"--n-envs must be at least 1, got {args.n_envs}")
+    checked = {"players": _players(args.players), "resume": None}
+    if args.resume:
+        checked["resume"] = _resume_path(args.resume)
+    # every bot spec builds (names, import paths, models), so a typo fails before the run starts
+    for flag, specs in (
+        ("--opponents", _split(args.opponents)),
+        ("--delegate", _split(args.delegate)),
+        ("--advisor", _split(args.advisor)),
+        ("--teacher", _split(args.teacher)),
+    ):
+        for spec in specs:
+            try:
+                make_bot(spec)
+            except (ValueError, FileNotFoundError) as exc:
+                raise ValueError(f"{flag}: {exc}") from None
+    return checked
 
 
 def make_env_fn(
@@ -385,7 +470,8 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         import torch
         from sb3_contrib import MaskablePPO
@@ -397,6 +483,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        checked = validate(args)
+    except ValueError as exc:  # before the run folder exists
+        parser.error(str(exc))
 
     quick = args.quick
     if quick:
@@ -410,11 +500,9 @@ def main(argv: list[str] | None = None) -> int:
     n_envs = args.n_envs or max(1, os.cpu_count() or 1)
     out = Path(args.out or f"runs/{args.mode}{'-quick' if quick else ''}")
     out.mkdir(parents=True, exist_ok=True)
-    players = tuple(int(p) for p in _split(args.players))
-    bots = _split(args.opponents) or (
-        [default_bot_name(), "random"] if args.league else [default_bot_name()]
-    )
-    delegate = args.delegate or default_bot_name()
+    players = checked["players"]
+    bots = _split(args.opponents) or ([DEFAULT_BOT, "random"] if args.league else [DEFAULT_BOT])
+    delegate = args.delegate or DEFAULT_BOT
     weights = None
     state: dict[str, Any] = {"bots": bots}
     command = "python -m train.train " + " ".join(
@@ -422,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     card: dict[str, Any] = {
         "name": out.name,
+        "env_version": ENV_NAME,
+        "observation_layout": layout_record(),
         "command": command,
         "mode": args.mode,
         "decisions": sorted(MODES[args.mode]),
@@ -446,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
             "clip_range": args.clip_range,
             "net_arch": [int(x) for x in _split(args.net)],
         },
-        "resumed_from": args.resume,
+        "resumed_from": None if checked["resume"] is None else str(checked["resume"]),
         "machine": machine_info(),
         "status": "training",
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -475,8 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     vec_env = VecMonitor(vec_env, info_keywords=("won", "score"))
     vec_env.seed(args.seed)
 
-    if args.resume:
-        model = MaskablePPO.load(args.resume, env=vec_env, device="cpu")
+    if checked["resume"] is not None:
+        model = MaskablePPO.load(checked["resume"], env=vec_env, device="cpu")
         model.tensorboard_log = str(out / "tb")
         steps_before = model.num_timesteps
     else:

@@ -1,0 +1,161 @@
+"""Model cards: what a trained model was trained on, and how it reads today's observation.
+
+``train.train`` writes ``model_card.json`` beside every model. Besides the command and figures, a
+card records the environment version (``"env_version": "granujas_v1"``) and the observation
+layout the model was trained on (``"observation_layout"``: the pieces by name and size, the
+decision kinds of the ``decision_kind`` one-hot in order, the total size and the number of action
+ids). When the environment grows (a new decision kind widens the ``decision_kind`` one-hot), a
+model keeps working: :func:`input_index` maps today's observation onto the layout the model knows,
+piece by piece and kind by kind (kinds the model never saw are dropped; that decision is played by
+the agent's delegate). A layout that cannot be mapped, or a card of another environment version,
+fails to load with a :class:`ModelCardError` that says why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from granujas_env.codecs import KIND_INDEX, KINDS, ObservationLayout
+from granujas_env.engine import actions as A
+from granujas_env.engine.game import default_data
+from granujas_env.version import ENV_NAME
+
+__all__ = [
+    "ModelCardError",
+    "CARD_NAME",
+    "default_layout",
+    "layout_record",
+    "find_card",
+    "read_card",
+    "trained_layout",
+    "input_index",
+]
+
+CARD_NAME = "model_card.json"
+
+
+class ModelCardError(ValueError):
+    """A model card is unreadable, of another environment version, or its layout cannot be read."""
+
+
+@lru_cache(maxsize=1)
+def default_layout() -> ObservationLayout:
+    """The observation layout of the shipped rules and catalog (what trained models read)."""
+    rules, catalog = default_data()
+    return ObservationLayout(catalog, rules)
+
+
+def layout_record(layout: ObservationLayout | None = None) -> dict[str, Any]:
+    """The ``observation_layout`` entry of a model card for ``layout`` (default: the shipped
+    catalog's): total size, decision kinds of the one-hot in order, pieces, action ids."""
+    layout = layout or default_layout()
+    return {
+        "size": layout.size,
+        "decision_kinds": list(KINDS),
+        "pieces": [[piece.name, piece.size] for piece in layout.pieces],
+        "num_actions": A.NUM_ACTIONS,
+    }
+
+
+def find_card(model_path: str | Path) -> Path | None:
+    """The ``model_card.json`` beside the model or one folder up (checkpoints, league
+    snapshots), or None."""
+    model_path = Path(model_path)
+    for folder in (model_path.parent, model_path.parent.parent):
+        card = folder / CARD_NAME
+        if card.is_file():
+            return card
+    return None
+
+
+def read_card(path: str | Path) -> dict[str, Any]:
+    """The model card at ``path`` (a ``model_card.json``) as a dict."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ModelCardError(f"{path}: not a readable JSON model card ({exc})") from None
+    if not isinstance(data, dict):
+        raise ModelCardError(f"{path}: a model card is a JSON object, got {type(data).__name__}")
+    return data
+
+
+def trained_layout(card: Mapping[str, Any], where: str | Path = "model card") -> Mapping[str, Any]:
+    """The card's ``observation_layout`` after checking that the card is of this env version
+    (``where`` names the card in errors)."""
+    version = card.get("env_version")
+    if version != ENV_NAME:
+        found = (
+            f"env_version {version!r}"
+            if version is not None
+            else "no env_version (a card of granujas_v0, before versions were recorded)"
+        )
+        raise ModelCardError(
+            f"{where}: the model card has {found}, but this environment is {ENV_NAME!r}; "
+            f"retrain the model under {ENV_NAME} or record in its card the env_version and the "
+            "observation_layout it was trained on"
+        )
+    layout = card.get("observation_layout")
+    if not isinstance(layout, Mapping):
+        raise ModelCardError(f"{where}: the model card has no observation_layout object")
+    return layout
+
+
+def input_index(trained: Mapping[str, Any], layout: ObservationLayout | None = None) -> np.ndarray:
+    """Indices into today's observation vector (``layout``, default the shipped catalog's), one
+    per value of the ``trained`` layout, in the trained order: ``observation[index]`` is the
+    vector the model was trained to read. Pieces are matched by name and must keep their size,
+    except ``decision_kind``, matched kind by kind (kinds absent from the trained layout are
+    dropped). Raises :class:`ModelCardError` when the trained layout cannot be read from today's."""
+    layout = layout or default_layout()
+    pieces = trained.get("pieces")
+    kinds = trained.get("decision_kinds")
+    size = trained.get("size")
+    if not isinstance(pieces, list) or not isinstance(kinds, list) or not isinstance(size, int):
+        raise ModelCardError(
+            "observation_layout needs 'pieces' ([[name, size], ...]), 'decision_kinds' (a list) "
+            f"and 'size' (an int); got keys {sorted(trained)}"
+        )
+    current = {piece.name: piece for piece in layout.pieces}
+    parts: list[np.ndarray] = []
+    for entry in pieces:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], int)):
+            raise ModelCardError(f"observation_layout piece {entry!r} is not [name, size]")
+        name, width = entry
+        piece = current.get(name)
+        if piece is None:
+            raise ModelCardError(
+                f"the model reads observation piece {name!r}, which this environment "
+                f"({ENV_NAME}) no longer has; pieces: {list(current)}"
+            )
+        if name == "decision_kind":
+            missing = [k for k in kinds if k not in KIND_INDEX]
+            if missing:
+                raise ModelCardError(
+                    f"the model's decision_kind one-hot has kinds unknown to {ENV_NAME}: {missing}"
+                )
+            if width != len(kinds) or len(set(kinds)) != len(kinds):
+                raise ModelCardError(
+                    f"the model's decision_kind piece has {width} values but its card lists "
+                    f"{len(set(kinds))} distinct decision kinds ({len(kinds)} entries)"
+                )
+            parts.append(np.asarray([piece.offset + KIND_INDEX[k] for k in kinds], dtype=np.intp))
+        elif width != piece.size:
+            raise ModelCardError(
+                f"observation piece {name!r} has {piece.size} values in {ENV_NAME} but the model "
+                f"was trained on {width} (another catalog or rules?)"
+            )
+        else:
+            parts.append(np.arange(piece.offset, piece.offset + width, dtype=np.intp))
+    index = np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
+    if index.size != size:
+        raise ModelCardError(
+            f"observation_layout pieces add up to {index.size} values, its size says {size}"
+        )
+    return index
