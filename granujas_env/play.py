@@ -1,134 +1,170 @@
-"""Play one full game between bots and print it readably, ending in the score table.
+"""Play one full game, narrated, ending in the score table: bots only, or you against the bots.
 
     python -m granujas_env.play --players 4 --seed 0 [--length short] [--agents random,random,...]
+    python -m granujas_env.play --human 0 --agents full,heuristic,heuristic [--record game.json]
 
-Only public events are narrated (declared slots, challenges, reveals, hires, Safes taken...), as a
-spectator at the table would see them; the final table shows every Safe and the score breakdown.
+Bots only: every public event is narrated (declared slots, challenges, reveals, hires, Safes
+taken...), as a spectator at the table would see them. With ``--human SEAT`` you play that seat:
+at each of your decisions the screen shows exactly your seat's information (the events since your
+last decision, the table with your hand, your card values and the Safes you have seen) and the
+legal actions as a numbered menu; answer with an id, an action name or words from a menu line.
+``quit``, Ctrl-D or Ctrl-C abandon the game (exit status 130). The final table shows every Safe and
+the score breakdown. ``--record FILE`` saves the game (also an abandoned one, up to where it
+stopped) as a game record that ``python -m granujas_env.record show FILE`` replays.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import sys
+from pathlib import Path
+from typing import TextIO
 
 import agents
-from granujas_env.engine import actions as A
-from granujas_env.engine.game import Game
+from agents.human import HumanAgent, QuitGame
+from agents.policy import available_models, make_bot
 
 from .env import raw_env
-from .render import SLOT_NAMES, granuja_name, render_text
+from .record import record_game
+from .render import render_text
+from .text import narrate
+from .view import seat_view
 
 DEFAULT_AGENTS = "heuristic,honest,random,heuristic"
-_OPTIONS = ("sells information (+2 $)", "pays bail", "bribes the sheriff (12 $)")
+HUMAN_OPPONENT = "heuristic"  # the bots of a --human game when --agents is not given
+ABANDONED = 130  # exit status of an abandoned game (128 + SIGINT, as a shell reports Ctrl-C)
 
 
-def narrate(game: Game, event: tuple) -> str | None:
-    """One public history event as a sentence (None for events not worth a line)."""
-    kind = event[0]
-    if kind == "plan":
-        _, _, seat, slot = event
-        if slot == 0:
-            return f"p{seat} plays the 0 face up (Honesto)"
-        return f"p{seat} plays a card face down in slot {SLOT_NAMES[slot]}"
-    if kind == "challenge":
-        _, _, seat, target, slot = event
-        return f"    p{seat} puts a henchman on p{target}'s slot {SLOT_NAMES[slot]} (challenge)"
-    if kind == "reveal":
-        _, _, seat, slot, value, bluff, owners = event
-        who = ", ".join(f"p{o}" for o in owners)
-        verdict = "BLUFF caught" if bluff else "honest: henchmen to jail"
-        return f"  reveal p{seat} slot {SLOT_NAMES[slot]} = {A.CARD_NAMES[value]} ({verdict}; {who})"
-    if kind == "hire":
-        _, _, seat, occ, trait = event
-        from .engine.state import Granuja
-
-        return f"    p{seat} hires {granuja_name(game, Granuja(-1, occ, trait))}"
-    if kind == "sheriff":
-        return f"    p{event[2]} uses the Sheriff's Office and {_OPTIONS[event[3]]}"
-    if kind == "steal":
-        return f"    p{event[2]} takes a Safe"
-    if kind == "abandon":
-        return f"    p{event[2]} abandons a Safe (over the Safe limit)"
-    if kind == "mark":
-        return f"    p{event[2]} marks a Safe with a {event[4]}"
-    if kind == "bail":
-        return f"    p{event[2]} frees a henchman of p{event[3]}"
-    simple = {
-        "steal_money": lambda e: f"    p{e[2]} takes {e[4]} $ from p{e[3]}",
-        "jail": lambda e: f"    a henchman of p{e[2]} goes to jail",
-        "free": lambda e: f"    p{e[2]} frees a henchman of p{e[3]}",
-        "place_henchman": lambda e: f"    p{e[2]} puts p{e[3]}'s henchman on p{e[4]}'s slot {SLOT_NAMES[e[5]]}",
-        "destroy": lambda e: f"    p{e[2]} destroys the henchmen on its slot {SLOT_NAMES[e[3]]}",
-        "draw": lambda e: f"    p{e[2]} draws {e[3]} poker card(s)",
-        "card_on_deck": lambda e: f"    p{e[2]} puts a card on top of its poker deck",
-        "shuffle": lambda e: f"    p{e[2]} shuffles its poker deck",
-        "deck_top": lambda e: f"    p{e[2]} reveals a {A.CARD_NAMES[e[3]]} from its deck",
-        "peek_card": lambda e: f"    p{e[2]} peeks at p{e[3]}'s slot {SLOT_NAMES[e[4]]}",
-        "jail_or_reputation": lambda e: f"    p{e[2]} chooses: {e[3]}",
-        "swap": lambda e: f"    p{e[2]} swaps {('Occupations', 'Traits')[e[3]]} between two Granujas",
-        "strategy": lambda e: f"    p{e[2]} uses its Strategy card {game.catalog.strategies[e[3]].name}",
-        "strategies": lambda e: "Strategy cards: " + ", ".join(
-            f"p{i}: {game.catalog.strategies[k].name}" for i, k in enumerate(e[1])
-        ),
-    }
-    if kind in simple:
-        return simple[kind](event)
-    if kind == "day":
-        return f"\n--- day {event[1]} begins; p{event[2]} plays first ---"
-    return None
+def seat_names(players: int | None, agent_list: str | None, human: int | None) -> list[str]:
+    """One agent name per seat (``"human"`` at the human's seat), from the command line's
+    ``--players``, ``--agents`` and ``--human``. Raises ``ValueError`` naming what does not fit."""
+    if players is not None and not 2 <= players <= 4:
+        raise ValueError(f"--players must be 2, 3 or 4, got {players}")
+    names = agent_list.split(",") if agent_list else None
+    if any(not name.strip() for name in names or ()):
+        raise ValueError(f"--agents has an empty name: {agent_list!r}")
+    if human is None:
+        if names is None:
+            return DEFAULT_AGENTS.split(",")[: 4 if players is None else players]
+        n = players if players is not None else (len(names) if len(names) > 1 else 4)
+        if len(names) == 1:
+            names = names * n
+        if len(names) != n:
+            raise ValueError(f"--agents needs 1 or {n} names (one per seat), got {len(names)}")
+        return names
+    names = names or [HUMAN_OPPONENT]
+    n = players if players is not None else (len(names) + 1 if len(names) > 1 else 4)
+    if len(names) == 1:
+        names = names * (n - 1)
+    if len(names) != n - 1:
+        raise ValueError(f"with --human, --agents names the other {n - 1} seats: 1 or {n - 1} "
+                         f"names, got {len(names)}")
+    if not 0 <= human < n:
+        raise ValueError(f"--human must be a seat 0..{n - 1} of the {n} players, got {human}")
+    return [*names[:human], "human", *names[human:]]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
+def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
+    """The command line; ``stdin``/``stdout`` replace the terminal (for tests). Returns the exit
+    status: 0 played, 2 bad arguments, 130 abandoned."""
+    out = stdout if stdout is not None else sys.stdout
+    parser = argparse.ArgumentParser(
+        prog="python -m granujas_env.play", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--players", type=int, default=None,
+                        help="2, 3 or 4 (default: as many as --agents and --human name, else 4)")
     parser.add_argument("--length", default="short", help="short (2 days) or long (3 days)")
     parser.add_argument("--seed", type=int, default=0, help="deal and bot seed (default 0)")
     parser.add_argument("--strategy-cards", action="store_true", help="use the Strategy cards rule")
     parser.add_argument(
-        "--agents",
-        default=DEFAULT_AGENTS,
-        help=f"comma-separated bot names, one per seat or one for all (known: {', '.join(agents.available())})",
+        "--agents", default=None,
+        help="comma-separated bots, one per seat (the other seats with --human) or one for all: "
+        f"registered bots ({', '.join(agents.available())}), shipped models "
+        f"({', '.join(available_models()) or 'none'}), a model .zip or run folder, or an import "
+        f"path module:attribute (default: {DEFAULT_AGENTS}; {HUMAN_OPPONENT} with --human)",
     )
+    parser.add_argument("--human", type=int, default=None, metavar="SEAT",
+                        help="play this seat yourself at the terminal")
+    parser.add_argument("--record", default=None, metavar="FILE",
+                        help="save the game as a game record (python -m granujas_env.record show)")
     args = parser.parse_args(argv)
     try:
-        env = raw_env(
-            num_players=args.players, game_length=args.length, strategy_cards=args.strategy_cards
-        )
-        names = args.agents.split(",")
-        if len(names) == 1:
-            names = names * args.players
-        elif args.agents == DEFAULT_AGENTS:
-            names = names[: args.players]
-        if len(names) != args.players:
-            raise ValueError(f"--agents needs 1 or {args.players} names, got {len(names)}")
-        bots = [agents.make(name, seed=args.seed + i) for i, name in enumerate(names)]
-    except ValueError as exc:
+        names = seat_names(args.players, args.agents, args.human)
+        if args.record is not None and Path(args.record).is_dir():
+            raise ValueError(f"--record {args.record!r} is a folder; name a file")
+        env = raw_env(num_players=len(names), game_length=args.length,
+                      strategy_cards=args.strategy_cards)
+        bots = [
+            HumanAgent(input=stdin, output=out) if name == "human"
+            else make_bot(name, seed=args.seed + seat)
+            for seat, name in enumerate(names)
+        ]
+    except (ValueError, ImportError) as exc:  # ImportError: a model without the [train] extra
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    try:
+        return _play(env, bots, names, args, out)
+    except BrokenPipeError:
+        # the reader stopped early (``| head``): stop quietly, like record show
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13
+
+
+def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
+          out: TextIO) -> int:
     env.reset(seed=args.seed)
     game = env.game
     assert game is not None
-    print(f"3000 Granujas, {args.players} players, {args.length} game, seed {args.seed}")
-    print(", ".join(f"p{i}: {name}" for i, name in enumerate(names)))
-    print(f"\n--- day 1 begins; p{game.first_player} plays first ---")
+    for seat, bot in enumerate(bots):
+        bot.reset(seed=args.seed + seat)
+    humans = [seat for seat, bot in enumerate(bots) if isinstance(bot, HumanAgent)]
+    say = functools.partial(print, file=out, flush=True)
+    say(f"3000 Granujas, {len(names)} players, {args.length} game, seed {args.seed}")
+    say(", ".join(f"p{i}: {name}" for i, name in enumerate(names)))
+    if not humans:
+        say(f"\n--- day 1 begins; p{game.first_player} plays first ---")
+    actions: list[int] = []
+    status = 0
     seen = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        seat = env.agent_name_mapping[agent]
-        if term or trunc:
-            env.step(None)
-            continue
-        bot = bots[seat]
-        view = env.seat_view(agent) if getattr(bot, "wants_view", True) else None
-        env.step(bot.act(obs, view))
-        for event in game.history[seen:]:
-            line = narrate(game, event)
-            if line:
-                print(line)
-        seen = len(game.history)
-    print()
-    print(render_text(game))
-    return 0
+    try:
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.agent_name_mapping[agent]
+            bot = bots[seat]
+            view = env.seat_view(agent) if getattr(bot, "wants_view", True) else None
+            action = int(bot.act(obs, view))
+            env.step(action)
+            actions.append(action)
+            if not humans:  # a spectator's narration; a human sees events at its decisions
+                for event in game.history[seen:]:
+                    line = narrate(event, game.catalog)
+                    if line:
+                        say(line)
+                seen = len(game.history)
+    except (KeyboardInterrupt, QuitGame) as exc:
+        reason = "interrupted" if isinstance(exc, KeyboardInterrupt) else str(exc)
+        print(f"\n{reason}: game abandoned after {len(actions)} actions", file=sys.stderr)
+        status = ABANDONED
+    else:
+        for seat in humans:
+            bots[seat].game_over(seat_view(game, seat))
+        say("")
+        say(render_text(game))
+    if args.record is not None:
+        record = record_game(game.config, game.seed, actions, catalog=env.catalog,
+                             meta={"tool": "granujas_env.play", "agents": names,
+                                   "finished": game.game_over})
+        path = record.save(args.record)
+        print(f"game record saved to {path} (python -m granujas_env.record show {path})",
+              file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,183 @@
+"""`python -m granujas_env.play --human SEAT`: a person plays a whole game in the terminal against
+bots and shipped models, seeing only its seat's information; bad answers are asked again; quitting
+leaves cleanly; `--record` saves a record that `record show` replays."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import agents
+from granujas_env import play, record
+from granujas_env.play import main, seat_names
+
+SEPARATOR = "=" * 100
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ScriptedPerson(io.StringIO):
+    """Reads the menu last printed on ``screen`` and answers it: first the ``bad`` answers, then
+    the i-th decision's item ``i % len(menu)``, by id, name and meaning in turn. After
+    ``answers`` legal answers the input ends (EOF)."""
+
+    def __init__(self, screen: io.StringIO, bad: list[str], answers: int | None = None) -> None:
+        super().__init__()
+        self.screen, self.bad, self.answers = screen, list(bad), answers
+        self.chosen: list[int] = []
+
+    def readline(self, size: int | None = -1) -> str:
+        if self.bad:
+            return self.bad.pop(0) + "\n"
+        if self.answers is not None and len(self.chosen) >= self.answers:
+            return ""
+        shown = self.screen.getvalue()
+        menu = re.findall(r"^ *(\d+)\) (\S+) +(.*)$",
+                          shown[shown.rindex("Legal actions (id, name, meaning):"):], re.M)
+        k = len(self.chosen)
+        action, name, meaning = menu[k % len(menu)]
+        self.chosen.append(int(action))
+        return (action, name, meaning)[k % 3] + "\n"
+
+
+def test_a_person_plays_a_whole_game_with_bad_answers_and_a_record(tmp_path, capsys) -> None:
+    screen = io.StringIO()
+    person = ScriptedPerson(screen, ["banana", "99", "", "?", "table"])
+    path = tmp_path / "game.json"
+    status = main(["--human", "1", "--agents", "heuristic,random", "--seed", "2",
+                   "--record", str(path)], stdin=person, stdout=screen)
+    out = screen.getvalue()
+    assert status == 0
+    assert out.startswith("3000 Granujas, 3 players, short game, seed 2\n"
+                          "p0: heuristic, p1: human, p2: random\n")
+    assert out.count("Not a legal action: ") == 3
+    assert "Not a legal action: 'banana' is not a legal action; legal options: " in out
+    assert "Not a legal action: '99': 99 is not a legal action id now" in out
+    assert "Not a legal action: empty answer; legal options: " in out
+    assert "Answer with the id before ')'" in out  # the help
+    assert "<- winner" in out
+    screens = out.split(SEPARATOR)[1:]
+    assert len(screens) == len(person.chosen) + 1  # one per decision, one at the end
+    for block in screens[:-1]:
+        assert "You are p1 in a 3-player game" in block
+        # its own hand only: one hand line per table shown ("table" shows it twice)
+        assert block.count("    hand: ") == block.count("p1 (you):") >= 1
+    assert "The game is over; p" in screens[-1]
+    # the record replays, and holds the person's answers
+    saved = record.load(path)
+    assert saved.meta == {"tool": "granujas_env.play",
+                          "agents": ["heuristic", "human", "random"], "finished": True}
+    assert [s.action for s in saved.steps if s.player == 1] == person.chosen
+    assert "game record saved to" in capsys.readouterr().err
+    assert record.main(["show", str(path)]) == 0
+    assert "<- winner" in capsys.readouterr().out
+
+
+def test_end_of_input_abandons_the_game_and_keeps_a_partial_record(tmp_path, capsys) -> None:
+    screen = io.StringIO()
+    person = ScriptedPerson(screen, [], answers=3)
+    path = tmp_path / "part.json"
+    status = main(["--human", "0", "--players", "2", "--agents", "random", "--seed", "4",
+                   "--record", str(path)], stdin=person, stdout=screen)
+    assert status == 130
+    err = capsys.readouterr().err
+    steps = len(record.load(path).steps)
+    assert f"the input ended: game abandoned after {steps} actions" in err
+    assert record.load(path).meta["finished"] is False
+    assert "<- winner" not in screen.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--human", "3", "--agents", "random,random"], "--human must be a seat 0..2 of the 3"),
+        (["--human", "0", "--players", "4", "--agents", "random,random"],
+         "with --human, --agents names the other 3 seats: 1 or 3 names, got 2"),
+        (["--agents", "random,nosuchbot"], "unknown agent 'nosuchbot'"),
+        (["--agents", "random,,random"], "--agents has an empty name"),
+        (["--players", "5"], "--players must be 2, 3 or 4, got 5"),
+        (["--agents", "random", "--record", "."], "is a folder; name a file"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(argv: list[str], message: str, capsys) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_seat_names() -> None:
+    assert seat_names(None, None, None) == ["heuristic", "honest", "random", "heuristic"]
+    assert seat_names(2, None, None) == ["heuristic", "honest"]
+    assert seat_names(None, "a,b,c", None) == ["a", "b", "c"]
+    assert seat_names(3, "a", None) == ["a", "a", "a"]
+    assert seat_names(None, "a,b,c", 0) == ["human", "a", "b", "c"]
+    assert seat_names(None, None, 2) == ["heuristic", "heuristic", "human", "heuristic"]
+    assert seat_names(2, "a", 1) == ["a", "human"]
+
+
+def test_bots_only_game_resolves_models_through_make_bot(tmp_path, capsys, monkeypatch) -> None:
+    """Names go to agents.policy.make_bot, which resolves shipped models (full, bluffer,
+    safecracker) and model paths like the tournament does; loading one needs torch, so here a
+    spy stands in for it."""
+    asked = []
+
+    def spy(spec: str, seed: int | None = None) -> object:
+        asked.append((spec, seed))
+        return agents.make("random", seed=seed)
+
+    monkeypatch.setattr(play, "make_bot", spy)
+    path = tmp_path / "bots.json"
+    assert main(["--agents", "full,random", "--seed", "1", "--record", str(path)]) == 0
+    assert asked == [("full", 1), ("random", 2)]
+    out = capsys.readouterr().out
+    assert "p0: full, p1: random" in out and "plays a card face down" in out
+    assert "<- winner" in out
+    assert record.load(path).meta["agents"] == ["full", "random"]
+
+
+def test_a_model_without_the_train_extra_is_a_one_line_error(capsys, monkeypatch) -> None:
+    def no_torch(spec: str, seed: int | None = None) -> object:
+        raise ImportError("PolicyAgent needs torch and sb3-contrib: pip install torch==2.13.0 "
+                          "&& pip install -e '.[train]'")
+
+    monkeypatch.setattr(play, "make_bot", no_torch)
+    assert main(["--agents", "full,random"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("error: PolicyAgent needs torch and sb3-contrib: pip install torch==2.13.0 "
+                   "&& pip install -e '.[train]'\n")
+
+
+def _start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "granujas_env.play", *args],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+def test_quit_in_a_real_process_leaves_without_traceback() -> None:
+    process = _start("--human", "0", "--players", "2", "--agents", "random")
+    out, err = process.communicate("banana\nquit\n", timeout=60)
+    assert process.returncode == 130
+    assert "your choice" in out and "Not a legal action: 'banana'" in out
+    assert "p0 quit: game abandoned after" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_in_a_real_process_leaves_without_traceback() -> None:
+    process = _start("--human", "1", "--players", "2", "--agents", "random")
+    shown = ""
+    deadline = time.monotonic() + 60
+    while "your choice" not in shown and time.monotonic() < deadline:
+        shown += process.stdout.read(1)
+    assert "your choice" in shown
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted: game abandoned after" in err and "Traceback" not in err
