@@ -1,0 +1,42 @@
+"""``python -m granujas_env.web [--host H] [--port P] [--record-dir DIR]``: serve the game pages."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import uvicorn
+
+from .server import create_app
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and serve until Ctrl-C; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m granujas_env.web",
+        description="Play 3000 Granujas against the bots in a browser, and replay game records.",
+    )
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only; "
+                        "0.0.0.0 lets other machines join)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--record-dir", default=None, metavar="DIR",
+                        help="save every finished game there as a game record, and list its "
+                        "records on the replay page")
+    args = parser.parse_args(argv)
+    if not 1 <= args.port <= 65535:
+        parser.error(f"--port must be 1..65535, got {args.port}")
+    # bound to this machine only: accept only its own names in the Host header, so that a web
+    # page elsewhere cannot reach the server through a rebound DNS name
+    hosts = [*LOOPBACK, "[::1]"] if args.host in LOOPBACK else None
+    app = create_app(record_dir=args.record_dir, allowed_hosts=hosts)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"granujas: open http://{shown}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+// One human seat's table: draw it, offer the legal actions as buttons, poll while others decide.
+"use strict";
+
+(function () {
+  const params = G.hashParams();
+  const gameId = params.get("game");
+  const token = params.get("token");
+  const table = document.getElementById("table");
+  const menu = document.getElementById("menu");
+  const prompt = document.getElementById("prompt");
+  const events = document.getElementById("events");
+  const after = document.getElementById("after");
+  let timer = null;
+  let last = "";
+
+  function url(suffix) { return "/api/games/" + encodeURIComponent(gameId) + (suffix || ""); }
+
+  function draw(s) {
+    const text = JSON.stringify(s);
+    if (text === last) return;  // nothing new since the last poll
+    last = text;
+    G.renderTable(table, s);
+    G.renderEvents(events, s.events);
+    prompt.textContent = s.prompt;
+    menu.replaceChildren();
+    for (const item of s.menu) {
+      const button = G.add(menu, "button", "action");
+      button.dataset.id = String(item.id);
+      G.add(button, "span", "meaning", item.meaning);
+      G.add(button, "span", "name", item.name);
+      button.addEventListener("click", function () { choose(item.id, s.decision_id); });
+    }
+    document.getElementById("status").textContent =
+      s.game_over ? "game over" : (s.acting ? "your decision" : "waiting for p" + s.decision.player);
+    document.body.dataset.phase = s.game_over ? "over" : (s.acting ? "acting" : "waiting");
+    after.hidden = !s.game_over;
+    G.rendered();
+  }
+
+  async function load() {
+    clearTimeout(timer);
+    try {
+      const s = await G.api("GET", url(), undefined, token);
+      draw(s);
+      if (!s.game_over && !s.acting) timer = setTimeout(load, 1500);
+    } catch (e) {
+      G.showError(e.message);
+      timer = setTimeout(load, 3000);
+    }
+  }
+
+  async function choose(id, decisionId) {
+    for (const b of menu.querySelectorAll("button")) b.disabled = true;
+    G.showError("");
+    try {
+      draw(await G.api("POST", url("/actions"), { action: id, decision: decisionId }, token));
+      const s = JSON.parse(last);
+      if (!s.game_over && !s.acting) timer = setTimeout(load, 1500);
+    } catch (e) {
+      G.showError(e.message);
+      last = "";
+      load();
+    }
+  }
+
+  document.getElementById("download").addEventListener("click", async function () {
+    try {
+      const response = await fetch(url("/record"), { headers: { "X-Seat-Token": token } });
+      if (!response.ok) throw new Error((await response.json()).error);
+      const link = G.el("a");
+      link.href = URL.createObjectURL(await response.blob());
+      link.download = "granujas-" + gameId + ".json";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    } catch (e) {
+      G.showError(e.message);
+    }
+  });
+
+  document.getElementById("replay").addEventListener("click", function () {
+    window.location.href = "/replay#game=" + encodeURIComponent(gameId) + "&token=" + encodeURIComponent(token);
+  });
+
+  if (!gameId || !token) {
+    G.showError("This page needs a seat link: /play#game=ID&token=TOKEN (start a game on the home page).");
+  } else {
+    load();
+  }
+})();

@@ -1,0 +1,85 @@
+// The home page: start a game against chosen bots, open a game record in the replayer.
+"use strict";
+
+(function () {
+  let options = null;
+  const seats = document.getElementById("seats");
+  const players = document.getElementById("players");
+  const links = document.getElementById("links");
+
+  function seatRows() {
+    const n = Number(players.value);
+    const previous = Array.from(seats.querySelectorAll("select")).map(function (s) { return s.value; });
+    seats.replaceChildren();
+    for (let i = 0; i < n; i++) {
+      const label = G.add(seats, "label", "seat", "p" + i + " ");
+      const select = G.add(label, "select");
+      select.id = "seat-" + i;
+      for (const name of options.seats) {
+        const option = G.add(select, "option", "", name);
+        option.value = name;
+      }
+      select.value = previous[i] || (i === 0 ? options.human : "heuristic");
+    }
+  }
+
+  async function openReplay(body) {
+    G.showError("");
+    try {
+      const r = await G.api("POST", "/api/replays", body);
+      window.location.href = "/replay#replay=" + encodeURIComponent(r.replay);
+    } catch (e) {
+      G.showError(e.message);
+    }
+  }
+
+  document.getElementById("new-game").addEventListener("submit", async function (event) {
+    event.preventDefault();
+    G.showError("");
+    const seed = document.getElementById("seed").value;
+    const body = {
+      seats: Array.from(seats.querySelectorAll("select")).map(function (s) { return s.value; }),
+      length: document.getElementById("length").value,
+      seed: seed === "" ? null : Number(seed),
+      strategy_cards: document.getElementById("strategy").checked,
+    };
+    try {
+      const game = await G.api("POST", "/api/games", body);
+      const humans = game.seats.filter(function (s) { return s.human; });
+      if (humans.length === 1) {
+        window.location.href = humans[0].link;
+        return;
+      }
+      links.replaceChildren();
+      G.add(links, "p", "", "One link per human seat: open each in its own browser (keep them secret).");
+      for (const s of humans) {
+        const a = G.add(G.add(links, "p"), "a", "", s.name);
+        a.href = s.link;
+      }
+    } catch (e) {
+      G.showError(e.message);
+    }
+  });
+
+  document.getElementById("record-file").addEventListener("change", async function (event) {
+    const file = event.target.files[0];
+    if (file) openReplay({ record: await file.text() });
+  });
+
+  players.addEventListener("change", seatRows);
+
+  (async function () {
+    try {
+      options = await G.api("GET", "/api/options");
+      seatRows();
+      const list = document.getElementById("records");
+      for (const name of (await G.api("GET", "/api/records")).records) {
+        const button = G.add(G.add(list, "li"), "button", "record", name);
+        button.addEventListener("click", function () { openReplay({ file: name }); });
+      }
+      G.rendered();
+    } catch (e) {
+      G.showError(e.message);
+    }
+  })();
+})();
