@@ -5,6 +5,7 @@ factory that turns any bot spec (name, import path, model) into a bot.
     bot = policy.load("bluffer")              # agents/models/bluffer/model.zip
     bot = policy.PolicyAgent("runs/full/model.zip", delegate="heuristic", decisions="bluff")
     action = bot.act(observation, view=seat_view(game, seat))
+    actions = bot.act_batch([obs_a, obs_b], [view_a, view_b])  # one forward pass
     bot = policy.make_bot("mypkg.mybots:Sniper", seed=0)  # names, import paths, models, Agents
 
 A :class:`PolicyAgent` plays the decision kinds its model was trained on (``decisions``: a mode
@@ -30,7 +31,7 @@ them (``pip install torch==2.13.0`` then ``pip install -e .[train]``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,7 @@ from granujas_env.engine import actions as A
 
 __all__ = [
     "PolicyAgent",
+    "act_together",
     "load",
     "make_bot",
     "resolve_model",
@@ -259,6 +261,29 @@ class PolicyAgent(Agent):
                 bot.reset(seed=None if seed is None else random.Random(seed).getrandbits(31))
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
+        action, vector, legal = self._prepare(observation, view)
+        if action is not None:
+            return action
+        return self.policy_action(vector, legal)
+
+    def act_batch(
+        self,
+        observations: Sequence[Mapping[str, np.ndarray]],
+        views: Sequence[object | None] | None = None,
+    ) -> list[int]:
+        """:meth:`act` for several decisions at once (e.g. one per env of a vectorised run),
+        with one forward pass for all those the model takes. Same actions as calling
+        :meth:`act` on each in order (the sampling draws follow that order too)."""
+        views = [None] * len(observations) if views is None else list(views)
+        if len(views) != len(observations):
+            raise ValueError(f"{len(observations)} observations but {len(views)} views")
+        return act_together([(self, o, v) for o, v in zip(observations, views)])
+
+    def _prepare(
+        self, observation: Mapping[str, np.ndarray], view: object | None
+    ) -> tuple[int | None, np.ndarray | None, np.ndarray]:
+        """``(action, None, legal)`` for a decision taken without the model (delegated or
+        forced), else ``(None, model input, legal)``."""
         legal = legal_actions(observation)
         if self.delegate is not None:
             kind = getattr(view, "decision", None) if view is not None else None
@@ -271,7 +296,7 @@ class PolicyAgent(Agent):
                 )
             if kind not in self.decisions:
                 self.delegated_calls += 1
-                return int(self.delegate.act(observation, view=view))
+                return int(self.delegate.act(observation, view=view)), None, legal
         self.policy_calls += 1
         if self.advisor is not None:
             if view is None:
@@ -285,8 +310,8 @@ class PolicyAgent(Agent):
         else:
             vector = observation["observation"]
         if len(legal) == 1:
-            return int(legal[0])
-        return self.policy_action(self.model_input(vector), legal)
+            return int(legal[0]), None, legal
+        return None, self.model_input(vector), legal
 
     def model_input(self, vector: np.ndarray) -> np.ndarray:
         """This env's (advised) observation vector read in the layout the model was trained on."""
@@ -304,16 +329,27 @@ class PolicyAgent(Agent):
     def policy_action(self, vector: np.ndarray, legal: np.ndarray) -> int:
         """The model's choice among ``legal`` ids for ``vector``, in the model's input layout
         (see :meth:`model_input`)."""
+        return self.policy_actions(np.asarray(vector)[None], [legal])[0]
+
+    def policy_actions(self, vectors: np.ndarray, legals: Sequence[np.ndarray]) -> list[int]:
+        """:meth:`policy_action` for each row of ``vectors`` (``[k, inputs]``) with its legal
+        ids, in one forward pass."""
         if self._layers is None:
-            mask = np.zeros(self.model.action_space.n, dtype=bool)
-            mask[legal] = True
-            action, _ = self.model.predict(
-                np.asarray(vector, dtype=np.float32),
-                action_masks=mask,
+            masks = np.zeros((len(legals), self.model.action_space.n), dtype=bool)
+            for row, legal in zip(masks, legals):
+                row[legal] = True
+            actions, _ = self.model.predict(
+                np.asarray(vectors, dtype=np.float32),
+                action_masks=masks,
                 deterministic=self.deterministic,
             )
-            return int(action)
-        logits = _logits(self._layers, np.asarray(vector))[legal]
+            return [int(a) for a in np.atleast_1d(actions)]
+        all_logits = _logits(self._layers, np.asarray(vectors))
+        return [self._choose(logits, legal) for logits, legal in zip(all_logits, legals)]
+
+    def _choose(self, logits: np.ndarray, legal: np.ndarray) -> int:
+        """The legal id picked from one row of the model's logits."""
+        logits = logits[legal]
         if self.deterministic:
             return int(legal[int(np.argmax(logits))])
         p = np.exp(logits - logits.max())
@@ -325,6 +361,31 @@ class PolicyAgent(Agent):
         return (
             f"PolicyAgent({str(self.model_path)!r}, decisions={len(self.decisions)} kinds{advisor})"
         )
+
+
+def act_together(requests: Sequence[tuple[PolicyAgent, Mapping[str, np.ndarray], Any]]) -> list[int]:
+    """The actions of several ``(agent, observation, view)`` decisions (e.g. the frozen
+    opponents of all the envs of a vectorised run) with one forward pass per model: agents
+    that share a model file share the pass (models are cached by path). Same actions as each
+    ``agent.act(observation, view)`` called in the order given (each agent's sampling draws
+    too; a non-MLP model falls back to ``model.predict`` on its batch)."""
+    actions: list[int | None] = []
+    groups: dict[int, list[tuple[int, PolicyAgent, np.ndarray, np.ndarray]]] = {}
+    for i, (agent, observation, view) in enumerate(requests):
+        action, vector, legal = agent._prepare(observation, view)
+        actions.append(action)
+        if action is None:
+            groups.setdefault(id(agent.model), []).append((i, agent, vector, legal))
+    for items in groups.values():
+        first = items[0][1]
+        if first._layers is None:  # model.predict: one call per agent (its own determinism)
+            for i, agent, vector, legal in items:
+                actions[i] = agent.policy_action(vector, legal)
+            continue
+        all_logits = _logits(first._layers, np.stack([vector for _, _, vector, _ in items]))
+        for (i, agent, _, legal), logits in zip(items, all_logits):
+            actions[i] = agent._choose(logits, legal)
+    return [int(a) for a in actions]
 
 
 def available_models() -> list[str]:
@@ -375,16 +436,53 @@ class _CallableBot:
         return int(self.fn(observation, view))
 
 
+def _option_value(text: str) -> int | float | str:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _split_options(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name:k=v:k2=v2"`` -> ``("name", {"k": v, "k2": v2})`` (``make_bot``'s option syntax)."""
+    parts = spec.split(":")
+    options: dict[str, Any] = {}
+    while len(parts) > 1 and "=" in parts[-1]:
+        key, _, value = parts.pop().partition("=")
+        if not key.isidentifier() or not value:
+            raise ValueError(f"bad option {key + '=' + value!r} in {spec!r}: expected :key=value")
+        options[key] = _option_value(value)
+    return ":".join(parts), dict(reversed(options.items()))
+
+
 def make_bot(spec: Any, seed: int | None = None) -> Any:
     """A bot (``act(observation, view=...)``, ``reset(seed=...)``) from any spec: a registered
     bot name, an import path ``module:attribute`` (a bot class or factory), a shipped model name,
     a saved model path (a ``.zip`` or a folder holding ``model.zip``), an Agent, or a callable
     ``(observation, view) -> action``. ``seed`` goes to factories that take one.
 
+    A registered bot or import path may carry keyword options after it, each as ``:key=value``
+    (an int, else a float, else a string): ``"ismcts:simulations=100:rollout=random"`` is
+    ``make("ismcts", simulations=100, rollout="random")``; no commas, so a tournament's
+    comma-separated ``--agents`` list can hold it.
+
     Raises ``ValueError`` naming what was wrong and what is accepted."""
     if isinstance(spec, str):
+        spec, options = _split_options(spec)
+        if options and not (spec in REGISTRY or is_import_path(spec)):
+            raise ValueError(
+                f"options {options} given to {spec!r}: only registered bots "
+                f"({', '.join(available())}) and import paths take :key=value options"
+            )
         if spec in REGISTRY or is_import_path(spec):
-            return make(spec, **({"seed": seed} if accepts(factory(spec), "seed") else {}))
+            if accepts(factory(spec), "seed"):
+                options.setdefault("seed", seed)
+            try:
+                return make(spec, **options)
+            except TypeError as exc:  # an option the bot does not take
+                raise ValueError(f"bot {spec!r} with options {options}: {exc}") from None
         model = resolve_model(spec)
         if model is not None:
             return PolicyAgent(model, seed=seed)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -328,6 +329,12 @@ def test_quick_training_saves_model_and_card(quick_model: Path) -> None:
     for key in ("command", "steps", "wall_time_s", "machine", "opponents", "seed", "decisions"):
         assert key in card, key
     assert card["steps"] >= 2048 and card["seed"] == 1 and card["mode"] == "bluff"
+    # --quick runs vectorised: 4 envs, in this process unless the machine has the cores
+    from train.train import choose_vec
+
+    hyper = card["hyperparameters"]
+    assert hyper["n_envs"] == 4 and hyper["n_steps"] == 256
+    assert hyper["vec_env"] == choose_vec("auto", 4, os.cpu_count())
     assert set(card["decisions"]) == MODES["bluff"]
     from agents.model_card import layout_record
 
@@ -612,3 +619,70 @@ def test_train_refuses_to_resume_a_model_of_another_layout(tmp_path: Path, capsy
     with pytest.raises(SystemExit):
         main(["--mode", "bluff", "--quick", "--resume", str(folder), "--out", str(out)])
     assert "another observation layout" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_batched_policy_decisions_equal_one_by_one(deterministic: bool) -> None:
+    """Four games in lockstep, as in a vectorised run: each game's frozen model decides through
+    one batched pass (:func:`act_together`, :meth:`PolicyAgent.act_batch`) and through its
+    own ``act``; every action (sampled ones too) is the same."""
+    pytest.importorskip("sb3_contrib")
+    from agents.policy import act_together, load
+    from granujas_env.view import seat_view
+
+    def agents_for(seed: int) -> list:
+        # bluffer: its own kinds, an advisor and a delegate; full: every kind; one model file
+        # shared by two games, so their decisions share a forward pass
+        return [
+            load(name, deterministic=deterministic, seed=seed + g)
+            for g, name in enumerate(["bluffer", "full", "bluffer", "full"])
+        ]
+
+    single, batched, lone = agents_for(5), agents_for(5), load("full", deterministic=False, seed=9)
+    envs = [raw_env(num_players=2) for _ in range(4)]
+    for g, env in enumerate(envs):
+        env.reset(seed=100 + g)
+    rng = random.Random(0)
+    decided = 0
+    for _ in range(25):  # rounds: enough decisions of every kind mix, quick on a loaded machine
+        live = [g for g, env in enumerate(envs) if not env.game.game_over]
+        requests = []
+        for g in live:  # seat 0 is the model's; seat 1 plays at random
+            env = envs[g]
+            while not env.game.game_over and env.game.current_player == 1:
+                mask = env.observe(env.agent_selection)["action_mask"]
+                env.step(int(rng.choice(np.flatnonzero(mask))))
+            if not env.game.game_over:
+                requests.append((g, env.observe(env.agent_selection), seat_view(env.game, 0)))
+        ones = [single[g].act(obs, view=view) for g, obs, view in requests]
+        together = act_together([(batched[g], obs, view) for g, obs, view in requests])
+        assert together == ones
+        for (g, _, _), action in zip(requests, ones):
+            envs[g].step(action)
+        decided += len(requests)
+    assert decided == 100
+    assert [a.policy_calls for a in batched] == [a.policy_calls for a in single]
+    # one agent, several decisions at once
+    env = raw_env(num_players=2)
+    env.reset(seed=1)
+    obs = [env.observe(env.agent_selection)] * 3
+    views = [seat_view(env.game, env.game.current_player)] * 3
+    reference = load("full", deterministic=False, seed=9)
+    expected = [reference.act(o, view=v) for o, v in zip(obs, views)]
+    assert lone.act_batch(obs, views) == expected
+    with pytest.raises(ValueError, match="3 observations but 2 views"):
+        lone.act_batch(obs, views[:2])
+
+
+def test_vec_env_choice() -> None:
+    """Subprocess envs only for several envs on 4+ cores; an explicit choice is kept."""
+    from train.train import SUBPROC_MIN_CPUS, build_parser, choose_vec
+
+    assert SUBPROC_MIN_CPUS == 4
+    assert [choose_vec("auto", 8, cpus) for cpus in (None, 1, 2, 3, 4, 16)] == [
+        "dummy", "dummy", "dummy", "dummy", "subproc", "subproc"
+    ]
+    assert choose_vec("auto", 1, 16) == "dummy"
+    assert choose_vec("subproc", 2, 1) == "subproc" and choose_vec("dummy", 8, 16) == "dummy"
+    text = " ".join(build_parser().format_help().split())
+    assert "(default 8; 4 with --quick)" in text and "at least 4 CPU cores" in text

@@ -29,27 +29,39 @@ Per entry it reports:
   challenge precision (challenges on bluffs / challenges) and recall (rivals' bluffs it challenged /
   rivals' bluffs), where a challenge is a challenge decision answered yes (a henchman put on a
   rival's card by a card effect is not one);
-- Safe statistics: mean Safe tech held at the end, mean matching Marks on its Safes.
+- Safe statistics: mean Safe tech held at the end, mean matching Marks on its Safes, and the
+  paired Safe tech difference (``safe_tech_diff``): per game, the entry's Safe tech minus the mean
+  of the other seats' in that game, averaged, with a normal 95% interval (mean +- 1.96 sd/sqrt(n)).
 
 A table goes to stdout; ``--plot`` writes a PNG (matplotlib, Agg backend), ``--json`` the figures,
 one object per entry (``agent``, ``entry``, ``label``, ``games``, ``wins``, ``win_rate``,
 ``wilson_low``, ``wilson_high``, ``win_rate_by_seat``, ...), and ``--save-games DIR`` every game as
 a game record (``DIR/deal<D>_rot<R>.json``; ``python -m granujas_env.record show FILE`` replays
-one). Output paths are checked before the first game. Bots are reseeded per game from ``--seed``,
-so a run replays exactly, with any ``--workers``.
+one). Output paths are checked before the first game.
+
+Parallel play: ``--workers N`` plays the games in N processes on this machine; ``--ray`` plays them
+as Ray tasks, on a local Ray instance started for the run or, with ``--address``, on a running
+cluster (``ray start --head`` on one machine, ``ray start --address HEAD_IP:6379`` on the others,
+granujas installed on each; needs the ``[rllib]`` extra). Every game is one task, a deal seed and a
+rotation, whose bots are built and seeded inside the task from the deal seed, rotation and seat
+only; the records are merged in deal order, so a run gives identical results with any
+``--workers`` or with ``--ray``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import json
 import math
+import multiprocessing
 import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +92,17 @@ def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tupl
     return low, high
 
 
+def mean_interval(values: Sequence[float], z: float = 1.959963984540054) -> dict[str, float | None]:
+    """Mean with its normal 95% interval, mean +- z sd / sqrt(n) (sample sd); None when empty."""
+    count = len(values)
+    if not count:
+        return {"mean": None, "low": None, "high": None}
+    mean = sum(values) / count
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (count - 1)) if count > 1 else 0.0
+    half = z * sd / math.sqrt(count)
+    return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
 def _labels(names: Sequence[str]) -> list[str]:
     counts = {n: names.count(n) for n in names}
     seen: dict[str, int] = {}
@@ -102,51 +125,87 @@ def seat_orders(n: int) -> list[tuple[int, ...]]:
     return [(0, *rest) for rest in itertools.permutations(range(1, n))]
 
 
-def _play_deals(task: tuple) -> list[dict[str, Any]]:
-    """Play deals ``[start, stop)`` with every rotation; one record per game (worker entry point)."""
-    names, env_kwargs, seed, start, stop, save_dir = task
+# one game: (entry specs, env kwargs, tournament seed, deal, rotation, save folder or None)
+GameTask = tuple[tuple[str, ...], dict[str, Any], int, int, int, "str | None"]
+
+
+def _play_task(task: GameTask) -> dict[str, Any]:
+    """Play one game (deal + rotation) and return its record (worker entry point).
+
+    Its bots are built here from their specs and seeded from the deal seed, rotation and seat
+    only, never from what the process played before: a game's result does not depend on which
+    worker plays it, or after which other game."""
+    names, env_kwargs, seed, deal, rotation, save_dir = task
     n = len(names)
-    # one instance per entry, reused across games
-    bots = [make_bot(name) for name in names]
-    orders = seat_orders(n)
-    records = []
-    for deal in range(start, stop):
-        deal_seed = _deal_seed(seed, deal)
-        order = orders[deal % len(orders)]
-        for rotation in range(n):
-            # seat s is played by entry order[(s + rotation) % n]
-            seat_entry = [order[(s + rotation) % n] for s in range(n)]
-            seat_bots = [bots[e] for e in seat_entry]
-            bot_seeds = [(deal_seed + 7919 * (rotation * n + s)) % (2**63) for s in range(n)]
-            meta = {
-                "tool": "train.tournament",
-                "seed": seed,
-                "deal": deal,
-                "rotation": rotation,
-                "seats": [names[e] for e in seat_entry],
-            }
-            result = play_game(
-                env_kwargs,
-                seat_bots,
-                deal_seed,
-                bot_seeds=bot_seeds,
-                record=save_dir is not None,
-                meta=meta,
-            )
-            if save_dir is not None:
-                result["record"].save(Path(save_dir) / f"deal{deal:05d}_rot{rotation}.json")
-            records.append(
-                {
-                    "deal": deal,
-                    "rotation": rotation,
-                    "seat_entry": seat_entry,
-                    "winner": result["winner"],
-                    "scores": result["scores"],
-                    "stats": result["stats"],
-                    "steps": result["steps"],
-                }
-            )
-    return records
+    deal_seed = _deal_seed(seed, deal)
+    order = seat_orders(n)[deal % math.factorial(n - 1)]
+    # seat s is played by entry order[(s + rotation) % n]
+    seat_entry = [order[(s + rotation) % n] for s in range(n)]
+    seat_bots = [make_bot(names[e]) for e in seat_entry]
+    bot_seeds = [(deal_seed + 7919 * (rotation * n + s)) % (2**63) for s in range(n)]
+    meta = {
+        "tool": "train.tournament",
+        "seed": seed,
+        "deal": deal,
+        "rotation": rotation,
+        "seats": [names[e] for e in seat_entry],
+    }
+    result = play_game(
+        env_kwargs,
+        seat_bots,
+        deal_seed,
+        bot_seeds=bot_seeds,
+        record=save_dir is not None,
+        meta=meta,
+    )
+    if save_dir is not None:
+        result["record"].save(Path(save_dir) / f"deal{deal:05d}_rot{rotation}.json")
+    return {
+        "deal": deal,
+        "rotation": rotation,
+        "seat_entry": seat_entry,
+        "winner": result["winner"],
+        "scores": result["scores"],
+        "stats": result["stats"],
+        "steps": result["steps"],
+    }
+
+
+def _play_tasks(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
+    """Play several games in order (one Ray task: fewer, larger tasks cost less to schedule)."""
+    return [_play_task(task) for task in tasks]
+
+
+class RayUnavailableError(ImportError):
+    """``--ray`` without Ray installed."""
+
+
+RAY_MISSING = "--ray needs Ray: pip install -e '.[rllib]' (the [rllib] extra installs ray[rllib])"
+
+
+def _ray_results(tasks: Sequence[GameTask], address: str | None) -> Iterator[dict[str, Any]]:
+    """Play ``tasks`` as Ray tasks (a local Ray instance, or the cluster at ``address``) and
+    yield the records in task order. An instance already initialised by the caller is used."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailableError(RAY_MISSING) from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address)
+        else:
+            ray.init(include_dashboard=False)
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = max(1, min(25, math.ceil(len(tasks) / (4 * cpus))))
+        play = ray.remote(num_cpus=1)(_play_tasks)
+        refs = [play.remote(list(tasks[i : i + size])) for i in range(0, len(tasks), size)]
+        for ref in refs:
+            yield from ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def run_tournament(
@@ -157,14 +216,20 @@ def run_tournament(
     strategy_cards: bool = False,
     seed: int = 0,
     workers: int = 1,
+    use_ray: bool = False,
+    address: str | None = None,
     progress: bool = False,
     save_games: str | Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the games and return one record per game, in a fixed order.
+    """Play the games and return one record per game, in deal then rotation order.
 
+    Every game is one task (deal seed + rotation) whose bots are built and seeded inside the
+    task, so the records are identical whatever ``workers`` (processes on this machine) or
+    ``use_ray`` (Ray tasks on a local instance or the cluster at ``address``) run them.
     Every entry is built once first (:func:`agents.policy.make_bot`), so a bad name, import path
-    or model raises ``ValueError`` (``ImportError`` when a model needs the ``[train]`` extra)
-    before any game. With ``save_games`` every game is also written there as a game record."""
+    or model raises ``ValueError`` (``ImportError`` when a model needs the ``[train]`` extra;
+    :class:`RayUnavailableError` when ``use_ray`` and Ray is missing) before any game. With
+    ``save_games`` every game is also written there as a game record."""
     n = len(names)
     for name in names:
         make_bot(name)
@@ -172,36 +237,37 @@ def run_tournament(
         Path(save_games).mkdir(parents=True, exist_ok=True)
     deals = max(1, math.ceil(games / n))
     env_kwargs = {"num_players": n, "game_length": length, "strategy_cards": strategy_cards}
-    chunk = max(1, min(25, math.ceil(deals / max(1, workers * 4))))
     save = None if save_games is None else str(save_games)
-    tasks = [
-        (tuple(names), env_kwargs, seed, start, min(deals, start + chunk), save)
-        for start in range(0, deals, chunk)
+    tasks: list[GameTask] = [
+        (tuple(names), env_kwargs, seed, deal, rotation, save)
+        for deal in range(deals)
+        for rotation in range(n)
     ]
     records: list[dict[str, Any]] = []
     t0 = time.time()
 
-    def report(done: int) -> None:
-        if progress:
-            rate = done / max(1e-9, time.time() - t0)
-            print(
-                f"\r  {done}/{deals * n} games ({rate:.1f} games/s)",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
+    def collect(results: Iterable[dict[str, Any]]) -> None:
+        for record in results:
+            records.append(record)
+            if progress and (len(records) % n == 0 or len(records) == len(tasks)):
+                rate = len(records) / max(1e-9, time.time() - t0)
+                print(
+                    f"\r  {len(records)}/{len(tasks)} games ({rate:.1f} games/s)",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
-    if workers <= 1:
-        for task in tasks:
-            records += _play_deals(task)
-            report(len(records))
+    if use_ray:
+        collect(_ray_results(tasks, address))
+    elif workers <= 1:
+        collect(map(_play_task, tasks))
     else:
-        import multiprocessing as mp
-
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap(_play_deals, tasks):
-                records += part
-                report(len(records))
+        # spawn: the same start method on every OS, and no copy of the parent's state
+        chunk = max(1, min(25, math.ceil(len(tasks) / (4 * workers))))
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            collect(pool.map(_play_task, tasks, chunksize=chunk))  # map keeps task order
     if progress:
         print(file=sys.stderr)
     return records
@@ -305,6 +371,12 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
             for key, value in rec["stats"][seat].items():
                 totals[entry][key] = totals[entry].get(key, 0) + value
     system, ratings = _ratings(names, records)
+    # per game: an entry's Safe tech minus the mean of the other seats' in that game (paired)
+    safe_diffs: list[list[float]] = [[] for _ in range(n)]
+    for rec in records:
+        techs = [st.get("safe_tech", 0) for st in rec["stats"]]
+        for seat, entry in enumerate(rec["seat_entry"]):
+            safe_diffs[entry].append(techs[seat] - (sum(techs) - techs[seat]) / (len(techs) - 1))
     rows = []
     for e in range(n):
         games, wins = sums[e]["games"], sums[e]["wins"]
@@ -338,6 +410,7 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
                 "challenges_per_game": _ratio(t.get("challenges_made", 0), games),
                 "mean_safe_tech": _ratio(t.get("safe_tech", 0), games),
                 "mean_marks_matched": _ratio(t.get("marks_matched", 0), games),
+                "safe_tech_diff": mean_interval(safe_diffs[e]),
                 "mean_reputation": _ratio(t.get("reputation", 0), games),
                 "mean_granuja_tech": _ratio(t.get("granuja_tech", 0), games),
                 "win_rate_by_seat": [_ratio(w, g) for g, w in entry_seat[e]],
@@ -404,6 +477,14 @@ def format_table(summary: dict[str, Any]) -> str:
         for s in summary["seats"]
     )
     lines.append(f"win rate by seat (all entries): {seats}")
+    lines.append(
+        "Safe tech minus the other seats' mean in the same games (95% interval): "
+        + ", ".join(
+            f"{r['label']} {_fmt(d['mean'])} [{_fmt(d['low'])}, {_fmt(d['high'])}]"
+            for r in rows
+            for d in [r["safe_tech_diff"]]
+        )
+    )
     order = summary["seat_order"]
     if order["balanced"]:
         lines.append(
@@ -510,7 +591,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the deal seeds and bot seeds (default 0)"
     )
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes on this machine, one game per task (default 1); the results are "
+        "the same for any count",
+    )
+    parser.add_argument(
+        "--ray",
+        action="store_true",
+        help="play the games as Ray tasks: a local Ray instance, or the cluster at --address "
+        "(the [rllib] extra); same results as --workers",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="with --ray: address of a running Ray cluster (e.g. auto, or HEAD_IP:6379 after "
+        "`ray start --head` there)",
+    )
     parser.add_argument(
         "--json", dest="json_path", default=None, help="write the figures as JSON to this file"
     )
@@ -532,6 +631,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--players must be 2, 3 or 4")
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be at least 1")
+    if args.address and not args.ray:
+        parser.error("--address names a Ray cluster: use it with --ray")
+    if args.ray and importlib.util.find_spec("ray") is None:
+        print(f"error: {RAY_MISSING}", file=sys.stderr)
+        return 2
     try:  # output paths before the first game: a typo must not cost a long run
         if args.json_path:
             check_output_path(args.json_path, "--json")
@@ -550,6 +654,8 @@ def main(argv: list[str] | None = None) -> int:
             strategy_cards=args.strategy_cards,
             seed=args.seed,
             workers=args.workers,
+            use_ray=args.ray,
+            address=args.address,
             progress=not args.quiet,
             save_games=args.save_games,
         )
@@ -565,9 +671,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(title)
     print(format_table(summary))
-    print(
-        f"wall time {wall:.1f} s ({len(records) / max(wall, 1e-9):.1f} games/s, {args.workers} worker(s))"
+    where = f"Ray{' at ' + args.address if args.address else ''}" if args.ray else (
+        f"{args.workers} worker(s)"
     )
+    print(f"wall time {wall:.1f} s ({len(records) / max(wall, 1e-9):.1f} games/s, {where})")
     if args.save_games:
         print(f"{len(records)} game records written to {args.save_games}")
     if args.plot_path:
