@@ -16,6 +16,9 @@ from typing import Any
 from agents.base import Agent
 from agents.human import HumanAgent
 from agents.llm import LLMAgent
+from agents.safecracker import SafeSearchAgent
+from agents.search import ISMCTSAgent
+from agents.styles import STYLES
 
 __all__ = [
     "REGISTRY",
@@ -118,3 +121,10 @@ def make(name: str, **kwargs: Any) -> Agent:
 # People and language models as players (granujas_env.text): a terminal seat, a chat endpoint
 register("human", HumanAgent)
 register("llm", LLMAgent)
+# Gauntlet styles (agents/styles.py): the heuristic with one habit changed, style_<name>
+for _name, _style in STYLES.items():
+    register(_name, _style)
+# Information-set Monte Carlo tree search (agents/search.py): make("ismcts", simulations=200)
+register("ismcts", ISMCTSAgent)
+# The heuristic with its Safe decisions searched for Safe tech (agents/safecracker.py)
+register("safe_search", SafeSearchAgent)
