@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_TYPES",
     "HandInference",
     "PlayerType",
+    "PublicLog",
     "challenge_propensity",
     "public_record",
     "shared_inference",
@@ -61,6 +62,9 @@ DEFAULT_TYPES: tuple[PlayerType, ...] = (
     PlayerType("mostly-honest", 0.25, 12.0, (1.0,) * 6),
     PlayerType("steal-bluffer", 0.25, 12.0, (1.0, 1.0, 1.5, 2.5, 8.0, 0.6)),
 )
+
+
+TABLE_CACHE_SIZE = 4096  # day tables kept per HandInference (~7 kB each)
 
 
 def _masks(n_values: int, size: int) -> list[int]:
@@ -91,6 +95,7 @@ class HandInference:
         slots: Sequence[int] = (1, 2, 3, 4, 5, 6),
         hand_size: int = 4,
         types: Sequence[PlayerType] = DEFAULT_TYPES,
+        memo_tables: bool = True,
     ) -> None:
         self.values = tuple(values)
         self.slots = tuple(slots)
@@ -106,10 +111,18 @@ class HandInference:
         self._slot_bit = {sl: 1 << (sl - 1) for sl in self.slots}
         self._all_free = sum(self._slot_bit.values())
         self._bits = [_bits(m) for m in range(1 << n)]
+        self._by_size = [[m for m in range(1 << n) if len(self._bits[m]) == k] for k in range(n + 1)]
+        # cards left -> (a card, the cards left once it is played), in increasing value order
+        self._children = [[(v, m & ~(1 << v)) for v in self._bits[m]] for m in range(1 << n)]
         self._z_cache: dict[tuple[int, int, int], float] = {}
         self._future_cache: dict[tuple[int, int, int], tuple[float, float]] = {}
         self._day_cache: dict[tuple, tuple[list[dict[int, float]], list[float]]] = {}
         self._analysis_cache: dict[tuple, dict[str, object]] = {}
+        # day tables by (type, declared slots, known values, want_future): one day's declared
+        # slots recur across players, days and games; None recomputes them every time
+        self._table_cache: dict[tuple, dict[int, tuple[float, float, float, float]]] | None = (
+            {} if memo_tables else None
+        )
 
     # -------------------------------------------------------------- the deck cycle
     def _transition(self) -> dict[int, list[tuple[int, float]]]:
@@ -165,59 +178,79 @@ class HandInference:
         """For every hand and type ``t``: (P(declared slots ``seq`` [, revealed values] | hand),
         the part of it in which the last card of ``seq`` is a bluff, and, if ``want_future``, the
         probability-weighted best and mean bluff probability of the cards still in hand; see
-        :meth:`analyze`). Memoised on (play index, cards left)."""
+        :meth:`analyze`). Memoised on (play index, cards left), and whole in ``_table_cache``."""
+        cache = self._table_cache
+        if cache is not None:
+            key = (t, seq, revealed, want_future)
+            table = cache.get(key)
+            if table is None:
+                if len(cache) >= TABLE_CACHE_SIZE:
+                    cache.clear()
+                table = cache[key] = self._compute_day_table(t, seq, revealed, want_future)
+            return table
+        return self._compute_day_table(t, seq, revealed, want_future)
+
+    def _compute_day_table(
+        self, t: int, seq: tuple[int, ...], revealed: tuple[tuple[int, int], ...], want_future: bool
+    ) -> dict[int, tuple[float, float, float, float]]:
+        # Bottom-up over the plays of ``seq``, last first: the value of (play index j, cards left)
+        # for every set of cards left (hand_size - j of them), each play summed over the cards
+        # that may have made it, in increasing value order.
         ptype = self.types[t]
         lam, beta = ptype.lam, ptype.beta
-        match, slot_bit, bits = self.match_slot, self._slot_bit, self._bits
+        match, slot_bit, values = self.match_slot, self._slot_bit, self.values
         rev = dict(revealed)
         last = len(seq) - 1
         zero = self.index.get(0)
+        zero_bit = 0 if zero is None else 1 << zero
         frees = [self._all_free]
         for slot in seq:
             frees.append(frees[-1] & ~slot_bit.get(slot, 0))
-        memo: dict[tuple[int, int], tuple[float, float, float, float]] = {}
-
-        def node(j: int, hand_left: int) -> tuple[float, float, float, float]:
-            key = (j, hand_left)
-            got = memo.get(key)
-            if got is not None:
-                return got
-            free = frees[j]
-            if j == len(seq):
+        nothing = (0.0, 0.0, 0.0, 0.0)
+        top = min(len(seq), self.hand_size)
+        if top == len(seq):  # every play explained: P(nothing more to explain) = 1
+            free = frees[top]
+            below = {}
+            for hand_left in self._by_size[self.hand_size - top]:
                 if want_future:
                     best, mean = self._future(t, hand_left, free)
-                    out = (1.0, 0.0, best, mean)
+                    below[hand_left] = (1.0, 0.0, best, mean)
                 else:
-                    out = (1.0, 0.0, 0.0, 0.0)
-                memo[key] = out
-                return out
-            slot = seq[j]
+                    below[hand_left] = (1.0, 0.0, 0.0, 0.0)
+        else:  # more plays than cards in hand
+            below = {0: nothing}
+        z_cache, children = self._z_cache, self._children
+        for j in range(top - 1, -1, -1):
+            free, slot, want = frees[j], seq[j], rev.get(j)
+            level = {}
             if slot not in slot_bit:  # a 0 played face up (public): no slot, no bluff
-                if zero is not None and hand_left & (1 << zero):
-                    out = node(j + 1, hand_left & ~(1 << zero))
-                else:
-                    out = (0.0, 0.0, 0.0, 0.0)
-                memo[key] = out
-                return out
-            z = self._z(t, hand_left, free)
-            total = bluff = fbest = fmean = 0.0
-            if z > 0.0:
-                want = rev.get(j)
-                for v in bits[hand_left]:
-                    if want is not None and self.values[v] != want:
-                        continue
-                    honest = match[v] == slot
-                    p = (lam if honest else beta[slot - 1]) / z
-                    ct, cb, cf, cm = node(j + 1, hand_left & ~(1 << v))
-                    total += p * ct
-                    bluff += p * (ct if j == last and not honest else cb)
-                    fbest += p * cf
-                    fmean += p * cm
-            out = (total, bluff, fbest, fmean)
-            memo[key] = out
-            return out
-
-        return {hand: node(0, hand) for hand in self.hands}
+                for hand_left in self._by_size[self.hand_size - j]:
+                    level[hand_left] = (
+                        below[hand_left & ~zero_bit] if hand_left & zero_bit else nothing
+                    )
+                below = level
+                continue
+            bluff_weight, is_last = beta[slot - 1], j == last
+            for hand_left in self._by_size[self.hand_size - j]:
+                z = z_cache.get((t, hand_left, free))
+                if z is None:
+                    z = self._z(t, hand_left, free)
+                total = bluff = fbest = fmean = 0.0
+                if z > 0.0:
+                    for v, rest in children[hand_left]:
+                        if want is not None and values[v] != want:
+                            continue
+                        honest = match[v] == slot
+                        p = (lam if honest else bluff_weight) / z
+                        ct, cb, cf, cm = below[rest]
+                        total += p * ct
+                        bluff += p * (ct if is_last and not honest else cb)
+                        if want_future:  # else every future value is 0.0
+                            fbest += p * cf
+                            fmean += p * cm
+                level[hand_left] = (total, bluff, fbest, fmean)
+            below = level
+        return {hand: below[hand] for hand in self.hands}
 
     def _future(self, t: int, hand_left: int, free: int) -> tuple[float, float]:
         """(best, mean) bluff probability over the cards still in hand, for type ``t``: a card
@@ -370,13 +403,16 @@ class HandInference:
 _SHARED: dict[tuple, HandInference] = {}
 
 
-def shared_inference(values: Sequence[int], slots: Sequence[int], hand_size: int) -> HandInference:
-    """One :class:`HandInference` per card set, shared by every bot of the process (its caches
-    hold only functions of public records, so sharing them is safe and saves time)."""
-    key = (tuple(values), tuple(slots), hand_size)
+def shared_inference(
+    values: Sequence[int], slots: Sequence[int], hand_size: int, *, memo_tables: bool = True
+) -> HandInference:
+    """One :class:`HandInference` per card set (and ``memo_tables`` setting), shared by every bot
+    of the process (its caches hold only functions of public records, so sharing them is safe and
+    saves time)."""
+    key = (tuple(values), tuple(slots), hand_size, memo_tables)
     inference = _SHARED.get(key)
     if inference is None:
-        inference = _SHARED[key] = HandInference(values, slots, hand_size)
+        inference = _SHARED[key] = HandInference(values, slots, hand_size, memo_tables=memo_tables)
     return inference
 
 
@@ -388,20 +424,95 @@ def past_days_key(past_days):
 DISTURBING_EVENTS = frozenset({"draw", "card_on_deck", "shuffle"})
 
 
+class PublicLog:
+    """What the bluff model reads from the public event log (``view.history``), gathered in one
+    pass over the events and extended with the new ones only (:meth:`update`):
+
+    * ``disturbed[seat]``: the day indices in which a card effect drew cards for ``seat``, put
+      one back on its deck or shuffled it (its hand cycle is broken then);
+    * ``shown[(day, seat)]``: the values shown on top of ``seat``'s deck that day since its last
+      such effect (not in its hand);
+    * the henchmen count of :func:`challenge_propensity`: free henchmen replayed from the log
+      (challenges, reveals, bail), challenges made, and cards each seat could have challenged.
+    """
+
+    def __init__(self, num_players: int, free_henchmen: int) -> None:
+        self.num_players = num_players
+        self.free_henchmen = free_henchmen
+        self.events: tuple[tuple, ...] = ()
+        self.disturbed: dict[int, set[int]] = {}
+        self.shown: dict[tuple[int, int], list[int]] = {}
+        self.free = [free_henchmen] * num_players
+        self.made = [0] * num_players
+        self.chances = [0] * num_players
+        # seats counted as able to challenge the card declared last: a challenge by a seat the
+        # replay thought had no free henchman proves it had one (an event freed it that the
+        # public log does not name), so that card counts as its chance too
+        self._could_challenge: set[int] = set()
+
+    @classmethod
+    def of(cls, view, log: PublicLog | None = None) -> PublicLog:
+        """The log of ``view``: ``log`` extended with the events it has not read when ``view``'s
+        events continue it (same game, later), else a new one read from the start."""
+        rules = view.rules
+        free = rules.henchmen - rules.henchmen_in_jail
+        history = view.history
+        if (
+            log is None
+            or (log.num_players, log.free_henchmen) != (view.num_players, free)
+            or len(history) < len(log.events)
+            or history[: len(log.events)] != log.events
+        ):
+            log = cls(view.num_players, free)
+        log._read(history[len(log.events) :])
+        log.events = history
+        return log
+
+    def _read(self, events: Sequence[tuple]) -> None:
+        n, free, made, chances = self.num_players, self.free, self.made, self.chances
+        for event in events:
+            kind = event[0]
+            if kind in DISTURBING_EVENTS and len(event) > 2:
+                self.disturbed.setdefault(event[2], set()).add(event[1] - 1)
+                self.shown[(event[1], event[2])] = []  # the deck top may be in hand now
+            elif kind == "deck_top":
+                self.shown.setdefault((event[1], event[2]), []).append(event[3])
+            elif kind == "plan":
+                p = event[2]
+                self._could_challenge = {o for o in range(n) if o != p and free[o] > 0}
+                for o in self._could_challenge:
+                    chances[o] += 1
+            elif kind == "challenge":
+                o = event[2]
+                made[o] += 1
+                if o not in self._could_challenge:
+                    self._could_challenge.add(o)
+                    chances[o] += 1
+                free[o] = max(0, free[o] - 1)
+            elif kind == "reveal":
+                bluff, owners = event[5], event[6]
+                if bluff:
+                    for o in owners:
+                        free[o] += 1
+            elif kind in ("bail", "free"):
+                free[event[3]] += 1
+            elif kind == "place_henchman":
+                free[event[3]] = max(0, free[event[3]] - 1)
+            elif kind == "jail" and len(event) > 2:
+                free[event[2]] = max(0, free[event[2]] - 1)
+
+
 def public_record(
-    view, seat: int
+    view, seat: int, log: PublicLog | None = None
 ) -> tuple[list[tuple[tuple[int, ...], dict[int, int]]], tuple[int, ...]]:
     """(finished days, today's declared slots) of ``seat`` from a SeatView, for
     :meth:`HandInference.analyze`. Revealed (or otherwise known) values are matched to their play
     index. A day in which a card effect drew cards, put a card back or shuffled the deck of that
     player breaks the cycle: it is passed as an empty day, so the hand prior restarts from uniform
-    after it (and before today, if it happened today)."""
+    after it (and before today, if it happened today). ``log``: the view's :class:`PublicLog`
+    (read from ``view.history`` when not given)."""
     today_index = view.day - 1
-    disturbed = {
-        event[1] - 1
-        for event in view.history
-        if event[0] in DISTURBING_EVENTS and len(event) > 2 and event[2] == seat
-    }
+    disturbed = (log if log is not None else PublicLog.of(view)).disturbed.get(seat, ())
     known: dict[tuple[int, int], int] = {}
     for day, s, slot, value in view.reveals:
         if s == seat:
@@ -423,9 +534,12 @@ def public_record(
     return days, today
 
 
-def today_evidence(view, seat: int) -> tuple[dict[int, int], tuple[int, ...]]:
+def today_evidence(
+    view, seat: int, log: PublicLog | None = None
+) -> tuple[dict[int, int], tuple[int, ...]]:
     """({play index: value} of ``seat``'s cards of today whose value this view knows, values
-    shown on top of ``seat``'s deck today, hence not in its hand) for :meth:`HandInference.analyze`."""
+    shown on top of ``seat``'s deck today, hence not in its hand) for :meth:`HandInference.analyze`.
+    ``log``: the view's :class:`PublicLog` (read from ``view.history`` when not given)."""
     today_index = view.day - 1
     if today_index >= len(view.declared):
         return {}, ()
@@ -435,48 +549,20 @@ def today_evidence(view, seat: int) -> tuple[dict[int, int], tuple[int, ...]]:
         for day, s, slot, value in getattr(view, "known_cards", ())
         if day == today_index and s == seat and slot in seq and slot > 0
     }
-    shown = []
-    for event in view.history:
-        if event[0] == "deck_top" and event[1] == view.day and event[2] == seat:
-            shown.append(event[3])
-        elif event[0] in DISTURBING_EVENTS and event[1] == view.day and event[2] == seat:
-            shown = []  # a draw or a card put back: the deck top may be in hand now
-    return known, tuple(shown)
+    log = log if log is not None else PublicLog.of(view)
+    return known, tuple(log.shown.get((view.day, seat), ()))
 
 
-def challenge_propensity(view, prior: tuple[float, float] = (1.0, 2.0)) -> list[float]:
+def challenge_propensity(
+    view, prior: tuple[float, float] = (1.0, 2.0), log: PublicLog | None = None
+) -> list[float]:
     """Per seat: (challenges made + a) / (cards it could have challenged + b).
 
     A card "could have been challenged" by a seat when another player declared it while that seat
     had a free henchman; free henchmen are replayed from the public log (challenges, reveals,
-    bail), starting from the rules' free henchmen.
+    bail), starting from the rules' free henchmen. ``log``: the view's :class:`PublicLog` (read
+    from ``view.history`` when not given).
     """
-    rules = view.rules
-    n = view.num_players
-    free = [rules.henchmen - rules.henchmen_in_jail] * n
-    made = [0] * n
-    chances = [0] * n
-    for event in view.history:
-        kind = event[0]
-        if kind == "plan":
-            p = event[2]
-            for o in range(n):
-                if o != p and free[o] > 0:
-                    chances[o] += 1
-        elif kind == "challenge":
-            o = event[2]
-            made[o] += 1
-            free[o] = max(0, free[o] - 1)
-        elif kind == "reveal":
-            bluff, owners = event[5], event[6]
-            if bluff:
-                for o in owners:
-                    free[o] += 1
-        elif kind in ("bail", "free"):
-            free[event[3]] += 1
-        elif kind == "place_henchman":
-            free[event[3]] = max(0, free[event[3]] - 1)
-        elif kind == "jail" and len(event) > 2:
-            free[event[2]] = max(0, free[event[2]] - 1)
+    log = log if log is not None else PublicLog.of(view)
     a, b = prior
-    return [(made[o] + a) / (chances[o] + b) for o in range(n)]
+    return [(log.made[o] + a) / (log.chances[o] + b) for o in range(view.num_players)]

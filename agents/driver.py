@@ -6,8 +6,10 @@
                        [make("heuristic"), make("random"), make("random"), make("random")], seed=0)
     result["scores"], result["winner"], result["stats"][0]["bluffs_caught"]
 
-Each bot gets ``act(observation, view=seat_view(game, seat))`` (bots with ``wants_view = False``
-get ``view=None``, which saves building it). The statistics are computed after the game from the
+Each bot gets ``act(observation, view=...)``, the seat's view of the decision
+(:class:`granujas_env.view.DecisionViews`: built lazily, so a bot pays only for the fields it reads;
+bots with ``wants_view = False`` get ``view=None``); bots with ``needs_game = True`` (the search bot)
+also get ``game=game``. The statistics are computed after the game from the
 engine's record (``game.history``, ``game.played_log``, the final state), so they count what really
 happened, including values no bot could see.
 """
@@ -20,7 +22,8 @@ from typing import Any
 from agents.base import Agent
 from granujas_env.engine.game import Game
 from granujas_env.env import raw_env
-from granujas_env.view import seat_view
+from granujas_env.record import record_game
+from granujas_env.view import DecisionViews
 
 __all__ = ["play_game", "game_stats", "STAT_KEYS"]
 
@@ -31,7 +34,8 @@ STAT_KEYS = (
     "cards_played",
     "bluffs_played",  # cards played into a slot that is not their value (a 0 is always a bluff)
     "bluffs_caught",  # own bluffs revealed by a challenge
-    "challenges_made",  # henchmen placed on rivals' cards (challenges, and by card effects)
+    "challenges_made",  # challenge decisions answered "confirm" (henchmen placed by card effects
+    # are not challenges: a bot that never challenges makes none)
     "challenges_correct",  # ... on cards that were bluffs (counted when revealed)
     "rival_bluffs",  # bluffs played by the other seats (the recall denominator)
     "safes_held",
@@ -59,17 +63,19 @@ def game_stats(game: Game) -> list[dict[str, int]]:
     total_bluffs = sum(bluffs_by_seat)
     for seat in range(n):
         stats[seat]["rival_bluffs"] = total_bluffs - bluffs_by_seat[seat]
+    challenged = set()  # (day, challenger, card owner, slot) of every challenge decision
     for event in game.history:
         if event[0] == "challenge":
-            stats[event[2]]["challenges_made"] += 1
-        elif event[0] == "place_henchman":  # a freed henchman put on a rival's card by an effect
-            stats[event[3]]["challenges_made"] += 1
+            _, day, challenger, owner, slot = event
+            challenged.add((day, challenger, owner, slot))
+            stats[challenger]["challenges_made"] += 1
         elif event[0] == "reveal":
-            _, _, seat, _slot, _value, bluff, owners = event
+            _, day, seat, slot, _value, bluff, owners = event
             if bluff:
                 stats[seat]["bluffs_caught"] += 1
                 for owner in owners:
-                    stats[owner]["challenges_correct"] += 1
+                    if (day, owner, seat, slot) in challenged:
+                        stats[owner]["challenges_correct"] += 1
     for safe in game.safes:
         for owner, face in safe.marks:
             if face == safe.value:
@@ -98,12 +104,16 @@ def play_game(
     *,
     bot_seeds: Sequence[int | None] | None = None,
     max_steps: int = 100_000,
+    record: bool = False,
+    meta: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play one game of ``raw_env(**env_kwargs)`` with ``bots[seat]`` in each seat.
 
     ``seed`` fixes the deal; ``bot_seeds`` (one per seat) reseeds each bot with ``reset(seed)``
     (default: ``reset()`` with no seed). Returns ``{"seed", "scores", "winner", "steps",
-    "stats"}`` where ``stats[seat]`` is the dict of :func:`game_stats`.
+    "stats"}`` where ``stats[seat]`` is the dict of :func:`game_stats`; with ``record=True`` also
+    ``"record"``, the game as a :class:`granujas_env.record.GameRecord` (``meta`` goes into it;
+    ``python -m granujas_env.record show FILE`` replays a saved one).
     """
     env = raw_env(**dict(env_kwargs or {}))
     if len(bots) != len(env.possible_agents):
@@ -114,7 +124,11 @@ def play_game(
     for seat, bot in enumerate(bots):
         bot.reset(seed=None if bot_seeds is None else bot_seeds[seat])
     wants = [getattr(bot, "wants_view", True) for bot in bots]
-    steps = 0
+    # search bots (``needs_game = True``) also get the live game, to sample hidden information
+    # consistent with their seat's view from it (agents/search.py says why that is leak-free)
+    needs = [getattr(bot, "needs_game", False) for bot in bots]
+    actions: list[int] = []
+    views = DecisionViews(game)
     for agent in env.agent_iter():
         _, _, termination, truncation, _ = env.last(observe=False)
         if termination or truncation:
@@ -122,15 +136,25 @@ def play_game(
             continue
         seat = env.agent_name_mapping[agent]
         observation = env.observe(agent)
-        view = seat_view(game, seat) if wants[seat] else None
-        env.step(bots[seat].act(observation, view=view))
-        steps += 1
-        if steps > max_steps:
+        view = views(seat) if wants[seat] else None
+        if needs[seat]:
+            action = bots[seat].act(observation, view=view, game=game)
+        else:
+            action = bots[seat].act(observation, view=view)
+        views.expire()
+        env.step(action)
+        actions.append(int(action))
+        if len(actions) > max_steps:
             raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
-    return {
+    result: dict[str, Any] = {
         "seed": seed,
         "scores": list(game.scores or []),
         "winner": game.winner,
-        "steps": steps,
+        "steps": len(actions),
         "stats": game_stats(game),
     }
+    if record:
+        result["record"] = record_game(
+            game.config, game.seed, actions, meta=meta, catalog=env.catalog
+        )
+    return result

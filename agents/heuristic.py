@@ -65,20 +65,35 @@ henchman, free one, destroy henchmen, put a card back, peek at a poker card, mar
 unused Safe, ...) have small rules of their own; a decision kind it does not know is answered from
 the action blocks (yes to an optional "confirm", the best board Safe, the strongest rival, else a
 random non-pass action) and counted in ``unknown_decisions``.
+
+Speed (it is the training opponent, asked ~5 times per learner step). With ``reuse=True`` (the
+default) the bot keeps, from one decision to the next, what depends only on inputs that did not
+change, each keyed by the inputs themselves so a kept value is always the one it would compute:
+the value of each location's Safes (beliefs, worths, peek gains) while that location, its unused
+pile and the trust in the Marks' owners are unchanged; the public event log as the bluff model
+reads it, extended with the new events only (:class:`agents.bluff_model.PublicLog`); and, shared by
+every bot of the process, the bluff model's posteriors and day tables. Within a challenge window it
+computes each player's posterior once. The Plan searches the sets of free slots rather than
+their orderings (:func:`best_assignment`). ``reuse=False`` recomputes everything at every decision:
+``tests/test_cheap_opponents.py`` plays both side by side and checks every decision is the same.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import permutations
+from functools import cached_property
+from itertools import combinations
+from operator import mul
 
 import numpy as np
 
 from agents.base import Agent, legal_actions
 from agents.bluff_model import (
     HandInference,
+    PublicLog,
     challenge_propensity,
     public_record,
     shared_inference,
@@ -87,7 +102,7 @@ from agents.bluff_model import (
 from agents.honest import require_view, safe_of_board_action
 from granujas_env.engine import actions as A
 
-__all__ = ["HeuristicAgent"]
+__all__ = ["HeuristicAgent", "best_assignment"]
 
 MONEY_VALUE = 0.3  # tech per $ while it can still be spent
 TIEBREAK_MONEY = 0.01  # tech per $ once it can only break ties
@@ -106,6 +121,108 @@ STAGES_BEFORE_HIRE = frozenset(
 )
 # Plan order within a day for cards of equal standing: peeks, money, steal, the rest.
 SLOT_ORDER = {1: 0, 2: 1, 4: 2, 3: 3, 5: 4, 6: 5}
+# Weights of the day's peek and steal values, best first: a second one in a day is worth less.
+PEEK_WEIGHTS = (1.0, 0.6, 0.4, 0.3, 0.3, 0.3)
+STEAL_WEIGHTS = (1.0, 0.4, 0.3, 0.3, 0.3, 0.3)
+PLAN_TIE = 1e-9  # Plan values closer than this are equal
+
+
+def _faces(marks) -> dict[int, int]:
+    """Face -> how many of ``marks`` show it."""
+    faces: dict[int, int] = {}
+    for _, face in marks:
+        faces[face] = faces.get(face, 0) + 1
+    return faces
+
+
+def _location_beliefs(
+    seat: int,
+    values: Sequence[int],
+    here: Sequence,
+    unused_known: Sequence[int],
+    trust: Mapping[int, float],
+) -> dict[int, dict[int, float]]:
+    """Safe id -> {value: probability} for the Safes ``here`` of a location of ``values``: the
+    values not seen (there, or among the unused ``unused_known``), sharpened by the rivals' Marks
+    as far as ``trust`` believes them."""
+    remaining: dict[int, int] = {}  # the values of this location not seen, in order
+    for v in values:
+        remaining[v] = remaining.get(v, 0) + 1
+    for safe in here:
+        if safe.value is not None:
+            remaining[safe.value] = remaining.get(safe.value, 0) - 1
+    for v in unused_known:
+        remaining[v] = remaining.get(v, 0) - 1
+    prior = {v: float(c) for v, c in remaining.items() if c > 0}
+    if not prior:
+        prior = {v: 1.0 for v in set(values)}
+    norm = sum(prior.values())
+    prior = {v: c / norm for v, c in prior.items()}
+    spread = 1.0 / max(1, len(set(values)))
+    out: dict[int, dict[int, float]] = {}
+    for safe in here:
+        if safe.value is not None:
+            out[safe.id] = {safe.value: 1.0}
+            continue
+        post = dict(prior)
+        for owner, face in safe.marks:
+            if owner == seat:
+                continue
+            t = trust.get(owner, 0.0)
+            for v in post:
+                post[v] *= t * (v == face) + (1.0 - t) * spread
+        norm = sum(post.values())
+        out[safe.id] = {v: p / norm for v, p in post.items()} if norm > 0 else dict(prior)
+    return out
+
+
+class _SafeMemo:
+    """What the Safes of one view are worth to its seat: its trust in each rival's Marks, the
+    value of each location's Safes (:class:`_LocationMemo`), the best steal and what a peek would
+    gain. A bot keeps it from one decision to the next while the Safes part of the view
+    (:meth:`key_of`) is unchanged."""
+
+    __slots__ = (
+        "key", "trust", "locations", "by_safe", "beliefs", "board", "board_best", "best_peek_gain"
+    )
+
+    def __init__(self, key: tuple | None) -> None:
+        self.key = key
+        self.trust: dict[int, float] | None = None
+        self.locations: list[_LocationMemo] | None = None
+        self.by_safe: dict[int, _LocationMemo] = {}  # Safe id -> its location's memo
+        self.beliefs: dict[int, dict[int, float]] | None = None
+        self.board: list[int] | None = None
+        self.board_best: tuple[float, int | None, float] | None = None
+        self.best_peek_gain: dict[tuple, float] = {}  # by (held Safes, day, last day)
+
+    @staticmethod
+    def key_of(view) -> tuple:
+        """Everything of ``view`` the Safe values read (the views' SafeViews are shared objects,
+        so comparing two keys is mostly identity checks)."""
+        return (
+            view.seat,
+            view.num_players,
+            tuple(view.safes.values()),
+            view.board,
+            view.unused_known,
+            view.location_values,
+        )
+
+
+class _LocationMemo:
+    """One location's Safes as a seat values them: the beliefs over each one's value, its worth
+    and the peek gains asked so far (by Safe and best other steal). They read only that location
+    (its values, Safes and unused pile) and the trust in the Marks' owners (the key), so a bot
+    keeps them while the rest of the table changes."""
+
+    __slots__ = ("key", "beliefs", "worth", "gains")
+
+    def __init__(self, key: tuple | None, beliefs: dict[int, dict[int, float]]) -> None:
+        self.key = key
+        self.beliefs = beliefs
+        self.worth: dict[int, float] = {}
+        self.gains: dict[tuple[int, float], float] = {}
 
 
 class _Ctx:
@@ -115,16 +232,24 @@ class _Ctx:
         self.agent = agent
         self.view = view
         self.rules = view.rules
-        self.me = view.players[view.seat]
-        self._beliefs: dict[int, dict[int, float]] | None = None
-        self._trust: dict[int, float] | None = None
         self._propensity: list[float] | None = None
         self._hires_left: int | None = None
-        self._worth: dict[int, float] = {}
         self._peek_value: float | None = None
+        self._held: list[float] | None = None
+        self._keep: dict[int, float] = {}
+
+    @cached_property
+    def me(self):
+        """This seat's PlayerView (read on demand: a lazy view builds the players then)."""
+        return self.view.players[self.view.seat]
+
+    @cached_property
+    def safes(self) -> _SafeMemo:
+        """What this view's Safes are worth (shared with earlier decisions that saw the same)."""
+        return self.agent.safe_memo(self.view)
 
     # ------------------------------------------------------------ time
-    @property
+    @cached_property
     def turns_left_today(self) -> int:
         """This seat's turns not yet started today (the current one excluded if it is ours)."""
         view = self.view
@@ -140,7 +265,7 @@ class _Ctx:
     def days_after_today(self) -> int:
         return self.view.last_day - self.view.day
 
-    @property
+    @cached_property
     def turns_left_after_now(self) -> int:
         return self.turns_left_today + self.days_after_today * self.view.turns_per_day
 
@@ -223,7 +348,7 @@ class _Ctx:
     # ------------------------------------------------------------ rivals
     def propensity(self) -> list[float]:
         if self._propensity is None:
-            self._propensity = challenge_propensity(self.view)
+            self._propensity = challenge_propensity(self.view, log=self.agent.public_log(self.view))
         return self._propensity
 
     def p_challenged(self) -> float:
@@ -251,90 +376,107 @@ class _Ctx:
     # ------------------------------------------------------------ Safes
     def trust(self) -> dict[int, float]:
         """Per rival: how far its Marks can be believed (0 = noise, 1 = always the value)."""
-        if self._trust is None:
+        memo = self.safes
+        if memo.trust is None:
             view = self.view
-            checked: Counter[int] = Counter()
-            matched: Counter[int] = Counter()
+            checked: dict[int, int] = {}
+            matched: dict[int, int] = {}
             for safe in view.safes.values():
                 if safe.value is None:
                     continue
                 for owner, face in safe.marks:
                     if owner != view.seat:
-                        checked[owner] += 1
-                        matched[owner] += face == safe.value
-            self._trust = {}
-            for p in view.players:
-                rate = (matched[p.seat] + 0.3) / (checked[p.seat] + 1.0)
-                self._trust[p.seat] = max(0.0, min(0.9, (rate - 1 / 6) / (5 / 6)))
-        return self._trust
+                        checked[owner] = checked.get(owner, 0) + 1
+                        matched[owner] = matched.get(owner, 0) + (face == safe.value)
+            trust = memo.trust = {}
+            for seat in range(view.num_players):
+                rate = (matched.get(seat, 0) + 0.3) / (checked.get(seat, 0) + 1.0)
+                trust[seat] = max(0.0, min(0.9, (rate - 1 / 6) / (5 / 6)))
+        return memo.trust
+
+    def locations(self) -> list[_LocationMemo]:
+        """The value of each location's Safes, by location index."""
+        memo = self.safes
+        if memo.locations is None:
+            view = self.view
+            by_location: dict[int, list] = {}
+            for safe in view.safes.values():
+                by_location.setdefault(safe.location, []).append(safe)
+            trust = self.trust()
+            memo.locations = []
+            for loc, values in enumerate(view.location_values):
+                here = tuple(by_location.get(loc, ()))
+                unused = view.unused_known[loc] if loc < len(view.unused_known) else ()
+                location = self.agent.location_memo(loc, view.seat, values, here, unused, trust)
+                memo.locations.append(location)
+                for safe in here:
+                    memo.by_safe[safe.id] = location
+        return memo.locations
 
     def beliefs(self) -> dict[int, dict[int, float]]:
         """Safe id -> {value: probability} for every board and held Safe."""
-        if self._beliefs is not None:
-            return self._beliefs
-        view = self.view
-        trust = self.trust()
-        out: dict[int, dict[int, float]] = {}
-        for loc, values in enumerate(view.location_values):
-            remaining = Counter(values)
-            for safe in view.safes.values():
-                if safe.location == loc and safe.value is not None:
-                    remaining[safe.value] -= 1
-            for v in view.unused_known[loc] if loc < len(view.unused_known) else ():
-                remaining[v] -= 1
-            prior = {v: float(c) for v, c in remaining.items() if c > 0}
-            if not prior:
-                prior = {v: 1.0 for v in set(values)}
-            norm = sum(prior.values())
-            prior = {v: c / norm for v, c in prior.items()}
-            spread = 1.0 / max(1, len(set(values)))
-            for safe in view.safes.values():
-                if safe.location != loc:
-                    continue
-                if safe.value is not None:
-                    out[safe.id] = {safe.value: 1.0}
-                    continue
-                post = dict(prior)
-                for owner, face in safe.marks:
-                    if owner == view.seat:
-                        continue
-                    t = trust.get(owner, 0.0)
-                    for v in post:
-                        post[v] *= t * (v == face) + (1.0 - t) * spread
-                norm = sum(post.values())
-                out[safe.id] = {v: p / norm for v, p in post.items()} if norm > 0 else dict(prior)
-        self._beliefs = out
-        return out
+        memo = self.safes
+        if memo.beliefs is None:
+            memo.beliefs = {}
+            for location in self.locations():
+                memo.beliefs.update(location.beliefs)
+        return memo.beliefs
 
     def safe_worth(self, sid: int, extra_match: int = 0) -> float:
         """Expected tech of holding Safe ``sid``: value + matching Marks on it."""
-        if extra_match == 0:
-            got = self._worth.get(sid)
+        location = self._location_of(sid)
+        if extra_match == 0 and location is not None:
+            got = location.worth.get(sid)
             if got is None:
-                got = self._worth[sid] = self._safe_worth(sid, 0)
+                got = location.worth[sid] = self._safe_worth(sid, 0)
             return got
         return self._safe_worth(sid, extra_match)
 
+    def _location_of(self, sid: int) -> _LocationMemo | None:
+        memo = self.safes
+        if memo.locations is None:
+            self.locations()
+        return memo.by_safe.get(sid)
+
     def _safe_worth(self, sid: int, extra_match: int) -> float:
         safe = self.view.safes[sid]
-        faces = Counter(face for _, face in safe.marks)
+        faces = _faces(safe.marks)
         dist = self.beliefs().get(sid, {})
         return sum(
-            p * (v + faces[v] + (extra_match if v == safe.value else 0)) for v, p in dist.items()
+            p * (v + faces.get(v, 0) + (extra_match if v == safe.value else 0))
+            for v, p in dist.items()
         )
 
     def board_safes(self) -> list[int]:
-        return [sid for row in self.view.board for sid in row if sid is not None]
+        memo = self.safes
+        if memo.board is None:
+            memo.board = [sid for row in self.view.board for sid in row if sid is not None]
+        return memo.board
 
     def held_worths(self) -> list[float]:
-        return [self.safe_worth(sid) for sid in self.me.safes]
+        if self._held is None:
+            self._held = [self.safe_worth(sid) for sid in self.me.safes]
+        return self._held
+
+    def board_best(self) -> tuple[float, int | None, float]:
+        """(best worth on the board, that Safe (the first of equals), best worth of the other
+        board Safes); worths are 0.0 where there is no Safe."""
+        memo = self.safes
+        if memo.board_best is None:
+            worths = [(self.safe_worth(sid), sid) for sid in self.board_safes()]
+            best, best_sid = 0.0, None
+            if worths:
+                best = max(w for w, _ in worths)
+                best_sid = next(sid for w, sid in worths if w == best)
+            second = max((w for w, sid in worths if sid != best_sid), default=0.0)
+            memo.board_best = (best, best_sid, second)
+        return memo.board_best
 
     def steal_gain(self) -> float:
         """Tech gained by stealing the best board Safe now (net of abandoning over the limit)."""
-        board = self.board_safes()
-        if not board:
+        best, best_sid, _ = self.board_best()
+        if best_sid is None:
             return 0.0
-        best = max(self.safe_worth(sid) for sid in board)
         held = self.held_worths()
         if len(held) < self.view.day:
             return best
@@ -354,16 +496,25 @@ class _Ctx:
 
     def peek_gain(self, sid: int) -> float:
         """Expected improvement of our best steal from seeing Safe ``sid`` (unknown, on board)."""
-        board = self.board_safes()
-        alt = max((self.safe_worth(s) for s in board if s != sid), default=0.0)
+        best, best_sid, second = self.board_best()
+        alt = second if sid == best_sid else best  # the best steal if not this Safe
         held = self.held_worths()
         if len(held) >= self.view.day + (1 if self.days_after_today else 0):
             alt = max(alt, min(held))
-        safe = self.view.safes[sid]
-        faces = Counter(face for _, face in safe.marks)
-        dist = self.beliefs().get(sid, {})
-        mean = sum(p * (v + faces[v]) for v, p in dist.items())
-        after = sum(p * max(v + faces[v] + 1, alt) for v, p in dist.items())  # +1: our Mark
+        location = self._location_of(sid)
+        if location is None:
+            return self._peek_gain(sid, alt)
+        got = location.gains.get((sid, alt))
+        if got is None:
+            got = location.gains[(sid, alt)] = self._peek_gain(sid, alt)
+        return got
+
+    def _peek_gain(self, sid: int, alt: float) -> float:
+        faces = _faces(self.view.safes[sid].marks)
+        mean = self.safe_worth(sid)
+        after = sum(  # +1: our Mark
+            p * max(v + faces.get(v, 0) + 1, alt) for v, p in self.beliefs().get(sid, {}).items()
+        )
         return max(0.0, after - max(mean, alt))
 
     def peek_value(self) -> float:
@@ -376,7 +527,13 @@ class _Ctx:
         chance = self.future_steal_chance()
         if not board:
             return 0.05
-        return chance * max(self.peek_gain(s) for s in board) + PEEK_BASE * chance
+        view = self.view
+        key = (self.me.safes, view.day, view.last_day)
+        best_gains = self.safes.best_peek_gain
+        best = best_gains.get(key)
+        if best is None:
+            best = best_gains[key] = max(self.peek_gain(s) for s in board)
+        return chance * best + PEEK_BASE * chance
 
     # ------------------------------------------------------------ effects
     def effect_value(self, steps, *, now: bool = True, money: int | None = None) -> float:
@@ -509,6 +666,12 @@ class _Ctx:
         """Value of a Granuja on our sheet from now to the end of the game."""
         if g is None:
             return 0.0
+        got = self._keep.get(id(g))  # the view holds g: its id is its own while ctx lives
+        if got is None:
+            got = self._keep[id(g)] = self._keep_value(g)
+        return got
+
+    def _keep_value(self, g) -> float:
         per_use = self.granuja_use_value(g, now=False)
         self_discard = any(s.verb == "discard_self" for s in g.effect)
         tech = 0.0 if self_discard else g.tech
@@ -589,15 +752,74 @@ class _Ctx:
         return peek, steal, other
 
 
+def best_assignment(
+    cards: Sequence[int],
+    free: Sequence[int],
+    parts: Mapping[int, tuple[float, float, float]],
+    bait: float,
+    bluff_cost: float,
+) -> list[tuple[int, int]]:
+    """The best (card, slot) pairs playing every card of ``cards`` (distinct values) into as many
+    of the ``free`` slots: each slot is worth its other value (``parts[slot]``: peek, steal,
+    other), the chosen slots' peek and steal values count sorted and weighted (a second peek or
+    steal in a day is worth less), an honest card earns ``bait`` and a bluff costs
+    ``bluff_cost``.
+
+    The value of an assignment depends only on its set of slots and on how many cards are honest,
+    and each card whose slot is in the set is best played honestly there, so the search runs over
+    the sets (at most 20) instead of the orderings (at most 360). Of the assignments worth the
+    most (to ``PLAN_TIE``), it returns the first in the order of ``permutations(free, k)``.
+    """
+    k = len(cards)
+    if len(set(cards)) != k or k > len(free):
+        raise ValueError(f"cannot play the cards {list(cards)} into the free slots {list(free)}")
+    peek = {slot: parts[slot][0] for slot in free}
+    steal = {slot: parts[slot][1] for slot in free}
+    other = {slot: parts[slot][2] for slot in free}
+    hand = set(cards)
+    scored = []
+    for combo in combinations(free, k):
+        honest = len(hand.intersection(combo))
+        value = (
+            sum([other[slot] for slot in combo])
+            + honest * bait
+            - (k - honest) * bluff_cost
+            + sum(map(mul, sorted([peek[slot] for slot in combo], reverse=True), PEEK_WEIGHTS))
+            + sum(map(mul, sorted([steal[slot] for slot in combo], reverse=True), STEAL_WEIGHTS))
+        )
+        scored.append((value, combo))
+    top = max(value for value, _ in scored)
+    position = {slot: i for i, slot in enumerate(free)}
+    match = bait + bluff_cost > PLAN_TIE  # else honest and bluffing cards are worth the same
+    firsts = []
+    for value, combo in scored:
+        if value < top - PLAN_TIE:
+            continue
+        # the first ordering of this set: honest cards in their slots, the others in the
+        # remaining slots left to right (combinations keep the order of ``free``)
+        honest_slots = {c for c in cards if c in combo} if match else set()
+        others = iter([slot for slot in combo if slot not in honest_slots])
+        slots = [c if c in honest_slots else next(others) for c in cards]
+        firsts.append(([position[slot] for slot in slots], slots))
+    return list(zip(cards, min(firsts)[1]))
+
+
 class HeuristicAgent(Agent):
-    """Rule-based bot reading the semantic view; see the module docstring for its reasoning."""
+    """Rule-based bot reading the semantic view; see the module docstring for its reasoning.
+
+    ``reuse=False`` recomputes everything at every decision (the reference the tests compare the
+    default against; same decisions, slower)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, reuse: bool = True) -> None:
         self.seed = seed
+        self.reuse = reuse
         self._rng = random.Random(seed)
         self._inference: HandInference | None = None
+        self._safe_memo: _SafeMemo | None = None
+        self._locations: dict[int, _LocationMemo] = {}
+        self._log: PublicLog | None = None
         self.fallbacks = 0  # handler gave no legal answer: a bug if it grows (tests check it)
         self.unknown_decisions = 0  # decision kinds this bot has no rule for (answered generically)
         self.fallback_log: list[tuple] = []  # (decision, bad answer, legal ids), for debugging
@@ -615,16 +837,59 @@ class HeuristicAgent(Agent):
             self._rng = random.Random(seed)
         self._new_game()
 
+    def __deepcopy__(self, memo: dict) -> HeuristicAgent:
+        # the bluff model is the process's shared one (its caches are functions of public
+        # records only): a copy of the bot shares it too instead of copying its caches
+        if self._inference is not None:
+            memo[id(self._inference)] = self._inference
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            setattr(clone, key, copy.deepcopy(value, memo))
+        return clone
+
+    def safe_memo(self, view) -> _SafeMemo:
+        """The Safe values of ``view``: those of the last decision if its Safes were the same."""
+        if not self.reuse:
+            return _SafeMemo(None)
+        key = _SafeMemo.key_of(view)
+        memo = self._safe_memo
+        if memo is None or memo.key != key:
+            memo = self._safe_memo = _SafeMemo(key)
+        return memo
+
+    def location_memo(
+        self,
+        loc: int,
+        seat: int,
+        values: Sequence[int],
+        here: tuple,
+        unused_known: Sequence[int],
+        trust: Mapping[int, float],
+    ) -> _LocationMemo:
+        """The values of the Safes ``here`` of location ``loc`` (see :func:`_location_beliefs`):
+        those of an earlier decision that saw the same, else computed now."""
+        if not self.reuse:
+            return _LocationMemo(None, _location_beliefs(seat, values, here, unused_known, trust))
+        key = (seat, values, here, unused_known, tuple(trust.items()))
+        memo = self._locations.get(loc)
+        if memo is None or memo.key != key:
+            beliefs = _location_beliefs(seat, values, here, unused_known, trust)
+            memo = self._locations[loc] = _LocationMemo(key, beliefs)
+        return memo
+
     def inference(self, view) -> HandInference:
         rules = view.rules
         if self._inference is None or self._inference.values != tuple(rules.poker_cards):
-            self._inference = shared_inference(rules.poker_cards, rules.slots, rules.hand_size)
+            self._inference = shared_inference(
+                rules.poker_cards, rules.slots, rules.hand_size, memo_tables=self.reuse
+            )
         return self._inference
 
     # ------------------------------------------------------------ entry point
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         require_view(self, view)
-        legal = [int(a) for a in legal_actions(observation)]
+        legal = legal_actions(observation).tolist()
         if len(legal) == 1:
             return legal[0]
         ctx = _Ctx(self, view)
@@ -651,25 +916,10 @@ class HeuristicAgent(Agent):
         bait = p_ch * 0.5 * HENCHMAN_VALUE  # rivals' henchmen jailed on an honest card
         hand = list(hand)
         k = min(len(hand), len(free))
-        best, best_value = None, -1e9
         cards = hand if len(hand) <= len(free) else sorted(hand, reverse=True)[:k]
         if card is not None and card not in cards:
             cards = [*cards[: k - 1], card]
-        for slots in permutations(free, k):
-            peeks, steals, total = [], [], 0.0
-            for value, slot in zip(cards, slots):
-                peek, steal, other = parts[slot]
-                peeks.append(peek)
-                steals.append(steal)
-                total += other
-                total += bait if value == slot else -bluff_cost
-            peeks.sort(reverse=True)
-            steals.sort(reverse=True)
-            total += sum(p * w for p, w in zip(peeks, (1.0, 0.6, 0.4, 0.3, 0.3, 0.3)))
-            total += sum(s * w for s, w in zip(steals, (1.0, 0.4, 0.3, 0.3, 0.3, 0.3)))
-            if total > best_value + 1e-9:
-                best, best_value = list(zip(cards, slots)), total
-        assert best is not None
+        best = best_assignment(cards, free, parts, bait, bluff_cost)
 
         def order(pair):
             card, slot = pair
@@ -712,18 +962,28 @@ class HeuristicAgent(Agent):
         return A.SLOT + slot
 
     # ------------------------------------------------------------ challenges
+    def public_log(self, view) -> PublicLog:
+        """The public event log of ``view`` as the bluff model reads it; with ``reuse``, the
+        log of the earlier decisions of this game extended with the new events."""
+        if not self.reuse:
+            return PublicLog.of(view)
+        self._log = PublicLog.of(view, self._log)
+        return self._log
+
     def analysis(self, view, seat: int) -> dict:
         """Posterior summary of ``seat``'s cards today (see HandInference.analyze)."""
-        days, today = public_record(view, seat)
-        known, shown = today_evidence(view, seat)
+        log = self.public_log(view)
+        days, today = public_record(view, seat, log)
+        known, shown = today_evidence(view, seat, log)
         return self.inference(view).analyze(days, today, known, shown)
 
     def bluff_probability(self, view, seat: int) -> float:
         """P(the card ``seat`` played last today is a bluff), from what this seat knows."""
-        days, today = public_record(view, seat)
+        log = self.public_log(view)
+        days, today = public_record(view, seat, log)
         if not today:
             return 0.0
-        known, shown = today_evidence(view, seat)
+        known, shown = today_evidence(view, seat, log)
         return float(self.inference(view).analyze(days, today, known, shown)["bluff"])
 
     def _on_challenge(self, ctx: _Ctx, legal):
@@ -731,7 +991,14 @@ class HeuristicAgent(Agent):
         if view.window not in (0, 3):
             return A.PASS  # decide in the turn's last window, having seen the whole turn
         target = view.current_player
-        b = self.bluff_probability(view, target)
+        analyses: dict[int, dict] = {}  # the posterior of each player, computed once
+
+        def analysis(seat: int) -> dict:
+            if seat not in analyses:
+                analyses[seat] = self.analysis(view, seat)
+            return analyses[seat]
+
+        b = float(analysis(target)["bluff"])  # 0.0 if it played nothing today
         reward = ctx.rep_value(ctx.me.reputation, 1) + RIVAL_REP_WEIGHT
         jail = ctx.henchman_value()
 
@@ -750,7 +1017,7 @@ class HeuristicAgent(Agent):
             count = later.count(o)
             if count == 0:
                 continue
-            result = self.analysis(view, o)  # the target's own later cards: given this one too
+            result = analysis(o)  # the target's own later cards: given this one too
             future.append(float(result["future_best"]))
             future += [float(result["future_mean"])] * (count - 1)
         future.sort(reverse=True)

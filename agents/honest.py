@@ -12,6 +12,7 @@ Rules, by decision kind:
   free slot by the fixed order 5, 4, 3, A, 2, 6.
 - Challenge: always pass.
 - Abilities, responses, timing texts, use-twice, on-hire: always used (the leader first).
+- End-of-day order (it played the last turn): itself first, else the nearest player clockwise.
 - Hire: the affordable Granuja with the most tech icons (then the cheapest); the Sheriff's Office
   (sell information, or bribe the sheriff when that is possible) if none is affordable.
 - Place: the leftmost empty sheet position; a full sheet discards the new Granuja. No rearranging.
@@ -76,7 +77,7 @@ class HonestAgent(Agent):
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         require_view(self, view)
-        legal = [int(a) for a in legal_actions(observation)]
+        legal = legal_actions(observation).tolist()
         kind = view.decision
         handler = getattr(self, f"_on_{kind}", None)
         choice = handler(view, legal) if handler is not None else None
@@ -163,6 +164,9 @@ class HonestAgent(Agent):
 
     def _on_first_player(self, view, legal):
         return A.SEAT if A.SEAT in legal else legal[0]
+
+    def _on_end_of_day_order(self, view, legal):
+        return legal[0]  # seat ids relative to itself: A.SEAT (itself) sorts first when legal
 
     # ----------------------------------------------------------------- Safes
     def _known_or_mean(self, view, sid: int) -> float:

@@ -3,6 +3,9 @@
     python -m granujas_env.bench [--seconds 5] [--players 4] [--length short] [--seed 0]
                                  [--only granujas,leduc,connect_four] [--warmup 0.5]
                                  [--json PATH]
+    python -m granujas_env.bench --clone [--players 4] [--length short] [--seed 0] [--json PATH]
+
+``--clone`` times ``Game.clone`` against ``copy.deepcopy`` instead (:func:`measure_clone`).
 
 Every env is driven by the same loop (:func:`measure`), the standard AEC one::
 
@@ -22,11 +25,13 @@ of its module) is timed apart as ``setup_s``; ``reset`` is inside the measured l
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import json
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 import warnings
@@ -43,6 +48,7 @@ __all__ = [
     "leduc_factory",
     "main",
     "measure",
+    "measure_clone",
 ]
 
 EnvFactory = Callable[[], Any]
@@ -196,6 +202,79 @@ def measure(
     }
 
 
+def measure_clone(
+    num_players: int = 4,
+    game_length: str = "short",
+    seed: int = 0,
+    *,
+    rounds: int = 21,
+    number: int = 20,
+) -> dict[str, Any]:
+    """Microseconds per copy of one game in progress: ``Game.clone`` against ``copy.deepcopy``.
+
+    The game is dealt with ``seed`` and played by uniform random legal actions to the middle of
+    its decisions. After an untimed warm-up, each round times ``number`` clones, then ``number``
+    deep copies (A B A B ..., so load changes hit both alike); the figures are the medians over
+    ``rounds`` rounds.
+    ``copy.deepcopy`` is timed on a list holding the game: deepcopy then copies it field by field
+    through its memo, as for any game inside another object (``copy.deepcopy(game)`` alone takes
+    the clone's path).
+    """
+    if rounds < 1 or number < 1:
+        raise ValueError(f"rounds and number must be at least 1, got {rounds} and {number}")
+    from .engine import Game, GameConfig  # the benchmark's other envs must not need the engine
+
+    config = GameConfig(num_players, game_length)
+    rng = random.Random(seed)
+    game = Game(config, seed)
+    actions = []
+    while not game.game_over:
+        actions.append(rng.choice(game.legal_actions()))
+        game.apply(actions[-1])
+    game = Game(config, seed)
+    for action in actions[: len(actions) // 2]:
+        game.apply(action)
+
+    clock = time.perf_counter
+    clone_us, deepcopy_us = [], []
+    holder = [game]
+    for _ in range(number):  # warm-up, untimed
+        game.clone()
+        copy.deepcopy(holder)
+    for _ in range(rounds):
+        t0 = clock()
+        for _ in range(number):
+            game.clone()
+        t1 = clock()
+        for _ in range(number):
+            copy.deepcopy(holder)
+        t2 = clock()
+        clone_us.append((t1 - t0) / number * 1e6)
+        deepcopy_us.append((t2 - t1) / number * 1e6)
+    clone_median = statistics.median(clone_us)
+    deepcopy_median = statistics.median(deepcopy_us)
+    return {
+        "num_players": num_players,
+        "game_length": game_length,
+        "seed": seed,
+        "decision": len(actions) // 2,
+        "decisions_in_game": len(actions),
+        "rounds": rounds,
+        "number": number,
+        "clone_us": clone_median,
+        "deepcopy_us": deepcopy_median,
+        "ratio": deepcopy_median / clone_median,
+    }
+
+
+def clone_line(result: dict[str, Any]) -> str:
+    """The one-line summary of :func:`measure_clone`."""
+    return (
+        f"Game.clone: {result['clone_us']:.0f} us, copy.deepcopy: {result['deepcopy_us']:.0f} us, "
+        f"ratio {result['ratio']:.1f}"
+    )
+
+
 def _label(name: str, args: argparse.Namespace) -> str:
     if name == "granujas":
         return f"granujas ({args.players}p, {args.length})"
@@ -240,19 +319,34 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m granujas_env.bench",
         description="Random legal play throughput: granujas vs PettingZoo leduc / connect four.",
     )
-    parser.add_argument("--seconds", type=float, default=5.0, help="measured wall time per env")
-    parser.add_argument("--warmup", type=float, default=0.5, help="warm-up wall time per env")
-    parser.add_argument("--players", type=int, default=4, help="granujas: number of players")
-    parser.add_argument("--length", default="short", help="granujas: game_length")
-    parser.add_argument("--seed", type=int, default=0, help="first game seed and action seed")
+    parser.add_argument("--seconds", type=float, default=5.0, help="measured wall time per env (default 5 s)")
+    parser.add_argument("--warmup", type=float, default=0.5, help="warm-up wall time per env (default 0.5 s)")
+    parser.add_argument("--players", type=int, default=4, help="granujas: number of players (default 4)")
+    parser.add_argument("--length", default="short", help="granujas: game_length (default short)")
+    parser.add_argument("--seed", type=int, default=0, help="first game seed and action seed (default 0)")
     parser.add_argument(
         "--only",
         type=_parse_only,
         default=list(ENV_NAMES),
-        help=f"comma-separated subset of {','.join(ENV_NAMES)}",
+        help=f"comma-separated subset of {','.join(ENV_NAMES)} (default: all)",
     )
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    parser.add_argument(
+        "--clone",
+        action="store_true",
+        help="time Game.clone against copy.deepcopy (a game of --players/--length/--seed, "
+        "halfway through) instead of the envs",
+    )
     args = parser.parse_args(argv)
+    if args.clone:
+        result = measure_clone(args.players, args.length, args.seed)
+        print(clone_line(result) + f" (median of {result['rounds']} interleaved rounds, "
+              f"{args.players}p {args.length}, decision {result['decision']} of "
+              f"{result['decisions_in_game']})")
+        if args.json:
+            config = {"players": args.players, "length": args.length, "seed": args.seed}
+            _write_json(args.json, {"config": config, "platform": _platform(), "clone": result})
+        return 0
 
     labels = {name: _label(name, args) for name in args.only}
     results: dict[str, dict[str, Any]] = {}
@@ -285,22 +379,30 @@ def main(argv: list[str] | None = None) -> int:
                 "seed": args.seed,
                 "only": args.only,
             },
-            "platform": {
-                "python": platform.python_version(),
-                "machine": platform.machine(),
-                "system": platform.system(),
-                "cpu_count": os.cpu_count(),
-                "numpy": np.__version__,
-                "pettingzoo": _version("pettingzoo"),
-            },
+            "platform": _platform(),
             "labels": labels,
             "results": results,
             "ratios": ratios,
         }
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, indent=2)
-            fh.write("\n")
+        _write_json(args.json, payload)
     return 0
+
+
+def _platform() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "system": platform.system(),
+        "cpu_count": os.cpu_count(),
+        "numpy": np.__version__,
+        "pettingzoo": _version("pettingzoo"),
+    }
+
+
+def _write_json(path: str, payload: dict[str, Any]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(payload, fh, indent=2)
+        fh.write("\n")
 
 
 def _version(dist: str) -> str | None:

@@ -20,13 +20,23 @@ value, no deck order (tests/test_view.py changes only those and checks the view 
 
 Seats in the view are *absolute* (0..N-1); action ids that name a seat use relative seats
 (see :func:`relative_seat`).
+
+``seat_view(game, seat)`` is a complete snapshot. Drivers that hand a view to a bot and then move
+the game on (the AEC loop of :func:`agents.driver.play_game`, the training wrapper) use
+:class:`DecisionViews` instead: one *lazy* view per seat and decision, shared by every consumer
+(the bot that acts, an advisor, a policy's delegate), whose fields are computed on first read,
+so a bot pays only for what it reads (a challenge it passes reads two fields). The driver
+expires the views before it applies the action; a field read after that raises ``RuntimeError``
+instead of describing a later state.
 """
 
 from __future__ import annotations
 
 import copy
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .engine.data import Catalog, Rules, Step
 from .engine.game import Game
@@ -38,6 +48,7 @@ __all__ = [
     "PlayerView",
     "SafeView",
     "SeatView",
+    "DecisionViews",
     "PUBLIC_EVENTS",
     "relative_seat",
     "seat_view",
@@ -98,6 +109,52 @@ class GranujaView:
     requires: frozenset[str] = frozenset()  # conditions to use it (e.g. "money_zero")
 
 
+class _Lazy:
+    """Fields computed on first read, for the views built by ``seat_view(..., lazy=True)``.
+
+    A lazy view keeps what it reads from in ``__dict__["_source"]`` and fills a field listed in
+    its class's ``_LAZY`` (name -> ``compute(source, view)``) when it is first read: Python calls
+    ``__getattr__`` only for attributes not set yet, so a field read again costs nothing. A
+    complete view (the default) has every field set and no source."""
+
+    _LAZY: ClassVar[dict[str, Callable[[Any, Any], Any]]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        compute = type(self)._LAZY.get(name)
+        if compute is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        source = self.__dict__.get("_source")
+        if source is None:
+            raise RuntimeError(
+                f"{type(self).__name__}.{name} read after the game moved on: a lazy view "
+                "(seat_view(..., lazy=True), DecisionViews) is valid for one decision; read it "
+                "before the action is applied, or build a complete one with seat_view(game, seat)"
+            )
+        value = self.__dict__[name] = compute(source, self)
+        return value
+
+    def _materialize(self) -> None:
+        """Compute every field not read yet and let go of the source (a snapshot from now on)."""
+        fields = self.__dict__
+        for name, compute in type(self)._LAZY.items():
+            if name not in fields:
+                if fields.get("_source") is None:
+                    getattr(self, name)  # raises: the source has expired
+                fields[name] = compute(fields["_source"], self)
+        fields.pop("_source", None)
+
+    def _expire(self) -> None:
+        """Stop reading the source: fields not computed yet can no longer be read."""
+        if "_source" in self.__dict__:
+            self.__dict__["_source"] = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy or a pickle is a complete snapshot, never a second reader of the game
+        if self.__dict__.get("_source") is not None:
+            self._materialize()
+        return {k: v for k, v in self.__dict__.items() if k != "_source"}
+
+
 @dataclass(frozen=True)
 class PlayedView:
     """A poker card of this day. ``value`` is set only when the viewer knows it: its own cards,
@@ -110,7 +167,7 @@ class PlayedView:
 
 
 @dataclass(frozen=True)
-class PlayerView:
+class PlayerView(_Lazy):
     seat: int
     money: int
     reputation: int
@@ -140,7 +197,7 @@ class SafeView:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatView(_Lazy):
     """Everything ``seat`` may know at this moment (see the module docstring)."""
 
     seat: int
@@ -196,6 +253,16 @@ class SeatView:
     history: tuple[tuple, ...]  # public events of game.history (see PUBLIC_EVENTS)
     rules: Rules = field(compare=False, repr=False)
     catalog: Catalog = field(compare=False, repr=False)
+
+    def _materialize(self) -> None:
+        super()._materialize()
+        for player in self.players:
+            player._materialize()
+
+    def _expire(self) -> None:
+        super()._expire()
+        for player in self.__dict__.get("players", ()):
+            player._expire()
 
     def rel(self, seat: int) -> int:
         """Relative seat of absolute ``seat`` as seen from this view's seat (0 = self)."""
@@ -278,76 +345,221 @@ def _open_window(game: Game) -> int:
     return 0
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
-    """The semantic view of ``seat`` (0..N-1): exactly what that seat may know now."""
+# Played cards and Safes recur unchanged from one view to the next: one frozen object per
+# content, so views share them (and a bot can compare views' parts cheaply, by identity first).
+_INTERNED: dict[tuple, Any] = {}
+
+
+def _interned(cls: type, *fields: Any) -> Any:
+    key = (cls, *fields)
+    obj = _INTERNED.get(key)
+    if obj is None:
+        if len(_INTERNED) > 100_000:
+            _INTERNED.clear()
+        obj = _INTERNED[key] = cls(*fields)
+    return obj
+
+
+def _played(source: tuple[Game, SeatView], view: PlayerView) -> tuple[PlayedView, ...]:
+    game, seat_view_ = source
+    p = view.seat
+    if p == seat_view_.seat:  # own cards: their values
+        known: dict[int, int] | None = None
+    else:  # a rival's: the values this seat knows (peeked at today)
+        today = len(game.played_log) - 1
+        known = {
+            slot: value
+            for day, s, slot, value in seat_view_.known_cards
+            if day == today and s == p
+        }
+    return tuple(
+        [
+            _interned(
+                PlayedView,
+                c.slot,
+                c.turn,
+                tuple(c.henchmen),
+                c.value if known is None or c.slot == 0 else known.get(c.slot),
+            )
+            for c in game.players[p].played
+        ]
+    )
+
+
+def _on_cards(source: tuple[Game, SeatView], view: PlayerView) -> int:
+    seat = view.seat
+    return sum(
+        1
+        for player in source[0].players
+        for card in player.played
+        for owner in card.henchmen
+        if owner == seat
+    )
+
+
+# The PlayerView fields not set by _players(), from (game, the seat's view) (see _Lazy).
+PlayerView._LAZY = {
+    "henchmen_on_cards": _on_cards,
+    "marks_left": lambda src, v: tuple(src[0].players[v.seat].marks),
+    "safes": lambda src, v: tuple(src[0].players[v.seat].safes),
+    "sheet": lambda src, v: tuple(
+        [_granuja(src[0].catalog, g) for g in src[0].players[v.seat].sheet]
+    ),
+    "played": _played,
+}
+
+
+def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
+    """Lazy PlayerViews (complete once the seat view is materialized): the numbers are set, the
+    tuples computed on first read (a bot reads its own sheet and cards, rarely the rivals')."""
+    revealed_strategies = bool(getattr(game, "strategies_revealed", False))
+    source = (game, view)
+    players = []
+    for player in game.players:
+        pv = object.__new__(PlayerView)
+        pv.__dict__.update(
+            seat=player.seat,
+            money=player.money,
+            reputation=player.reputation,
+            free_henchmen=player.free_henchmen,
+            jailed_henchmen=player.jailed_henchmen,
+            destroyed_henchmen=player.destroyed_henchmen,
+            hand_size=len(player.hand),
+            deck_size=len(player.deck),
+            strategy=getattr(player, "strategy", -1)
+            if player.seat == view.seat or revealed_strategies
+            else -1,
+            _source=source,
+        )
+        players.append(pv)
+    return tuple(players)
+
+
+def _safes(game: Game, view: SeatView) -> dict[int, SafeView]:
+    known = game.players[view.seat].known_safes
+    return {
+        safe.id: _interned(
+            SafeView,
+            safe.id,
+            safe.location,
+            safe.board_pos,
+            safe.holder,
+            safe.value if safe.id in known else None,
+            tuple(safe.marks),
+        )
+        for safe in game.safes
+        if safe.board_pos >= 0 or safe.holder >= 0  # the unused piles: counts and seen values only
+    }
+
+
+def _current_card(game: Game) -> tuple[int, tuple[int, ...]]:
+    card = game.current_card()
+    return (0, ()) if card is None else (card.slot, tuple(card.henchmen))
+
+
+_IMMUTABLE = (int, float, str, bool, type(None))
+
+
+def _context(game: Game, view: SeatView) -> dict[str, Any] | None:
+    frame = game.decision
+    if not view.acting or frame is None:
+        return None
+    # a copy that shares nothing mutable with the game (most values are plain numbers)
+    return {
+        k: v if type(v) in _IMMUTABLE else copy.deepcopy(v) for k, v in frame.data.items()
+    }
+
+
+class _PublicHistory:
+    """``game.history`` filtered to PUBLIC_EVENTS, extended with the new events only (the log is
+    append-only; a different list, e.g. after a snapshot is restored, starts over)."""
+
+    __slots__ = ("source", "length", "events")
+
+    def __init__(self) -> None:
+        self.source: list[tuple] | None = None
+        self.length = 0
+        self.events: tuple[tuple, ...] = ()
+
+    def of(self, history: list[tuple]) -> tuple[tuple, ...]:
+        if history is not self.source or len(history) < self.length:
+            self.source, self.length, self.events = history, 0, ()
+        if len(history) > self.length:
+            new = tuple(e for e in history[self.length :] if e and e[0] in PUBLIC_EVENTS)
+            self.events += new
+            self.length = len(history)
+        return self.events
+
+
+_HISTORIES: weakref.WeakKeyDictionary[Game, _PublicHistory] = weakref.WeakKeyDictionary()
+
+
+def _history(game: Game, view: SeatView) -> tuple[tuple, ...]:
+    cache = _HISTORIES.get(game)
+    if cache is None:
+        cache = _HISTORIES[game] = _PublicHistory()
+    return cache.of(game.history)
+
+
+# Field name -> how to compute it from the game and the (partly built) view: every field of
+# SeatView not set by seat_view() itself (see _Lazy).
+SeatView._LAZY = {
+    "hand": lambda g, v: tuple(sorted(g.players[v.seat].hand)),
+    "own_values": lambda g, v: tuple(tuple(by_seat[v.seat]) for by_seat in g.played_log),
+    "known_cards": lambda g, v: tuple(g.known_card_values(v.seat)),
+    "players": _players,
+    "declared": lambda g, v: tuple(
+        [tuple([tuple([slot for slot, _ in cards]) for cards in by_seat]) for by_seat in g.played_log]
+    ),
+    "reveals": lambda g, v: tuple(g.reveals),
+    "safes": _safes,
+    "board": lambda g, v: tuple(tuple(row) for row in g.board),
+    "unused_counts": lambda g, v: tuple(len(pile) for pile in g.unused),
+    "unused_known": lambda g, v: tuple(
+        tuple(
+            sorted(
+                g.safes[s].value for s in pile if s in g.players[v.seat].known_safes
+            )
+        )
+        for pile in g.unused
+    ),
+    "location_values": lambda g, v: tuple(tuple(loc.values) for loc in g.rules.locations),
+    "saloon": lambda g, v: tuple(_granuja(g.catalog, x) for x in g.saloon),
+    "saloon_costs": lambda g, v: tuple(
+        None if x is None else _hire_cost(g, x, v.seat) for x in g.saloon
+    ),
+    "limbo": lambda g, v: _granuja(g.catalog, g.limbo),
+    "discard_top": lambda g, v: _granuja(g.catalog, g.discard[-1]) if g.discard else None,
+    "discard_count": lambda g, v: len(g.discard),
+    "trait_deck_count": lambda g, v: len(g.trait_deck),
+    "occupation_deck_count": lambda g, v: len(g.occ_deck),
+    "used": lambda g, v: frozenset(u for u in g.used if isinstance(u, int)),
+    "leader_used": lambda g, v: "leader" in g.used,
+    "strategy_used": lambda g, v: ("strategy", v.seat) in g.used,
+    "current_slot": lambda g, v: _current_card(g)[0],
+    "current_henchmen": lambda g, v: _current_card(g)[1],
+    "window": lambda g, v: _open_window(g),
+    "turn_stage": lambda g, v: _turn_stage(g),
+    "context": _context,
+    "legal_actions": lambda g, v: tuple(g.legal_actions()) if v.acting else (),
+    "history": _history,
+}
+
+
+def seat_view(game: Game, seat: int, *, lazy: bool = False) -> SeatView:
+    """The semantic view of ``seat`` (0..N-1): exactly what that seat may know now.
+
+    By default a complete snapshot, independent of the game. With ``lazy=True`` each field is
+    computed on its first read (a bot reads a few of them at most decisions): such a view reads
+    the game as it is *now*, so it must be read before the game moves on. Drivers hand lazy views
+    out through :class:`DecisionViews`, which expires them when the game moves (a later read of a
+    field not computed by then raises ``RuntimeError``)."""
     n = game.num_players
     if not 0 <= seat < n:
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
-    catalog = game.catalog
-    known = game.players[seat].known_safes
-    known_cards = tuple(game.known_card_values(seat))
-    today = len(game.played_log) - 1
-    known_today = {(s, slot): value for day, s, slot, value in known_cards if day == today}
-    revealed_strategies = bool(getattr(game, "strategies_revealed", False))
-
-    on_cards = [0] * n
-    players = []
-    for player in game.players:
-        for card in player.played:
-            for owner in card.henchmen:
-                on_cards[owner] += 1
-    for player in game.players:
-        own = player.seat == seat
-        players.append(
-            PlayerView(
-                seat=player.seat,
-                money=player.money,
-                reputation=player.reputation,
-                free_henchmen=player.free_henchmen,
-                jailed_henchmen=player.jailed_henchmen,
-                henchmen_on_cards=on_cards[player.seat],
-                destroyed_henchmen=player.destroyed_henchmen,
-                marks_left=tuple(player.marks),
-                hand_size=len(player.hand),
-                deck_size=len(player.deck),
-                safes=tuple(player.safes),
-                sheet=tuple(_granuja(catalog, g) for g in player.sheet),
-                played=tuple(
-                    PlayedView(
-                        slot=c.slot,
-                        turn=c.turn,
-                        henchmen=tuple(c.henchmen),
-                        value=c.value
-                        if own or c.slot == 0
-                        else known_today.get((player.seat, c.slot)),
-                    )
-                    for c in player.played
-                ),
-                strategy=getattr(player, "strategy", -1) if own or revealed_strategies else -1,
-            )
-        )
-
-    safes: dict[int, SafeView] = {}
-    for safe in game.safes:
-        if safe.board_pos < 0 and safe.holder < 0:
-            continue  # unused pile: only counts and seen values (below)
-        safes[safe.id] = SafeView(
-            id=safe.id,
-            location=safe.location,
-            board_pos=safe.board_pos,
-            holder=safe.holder,
-            value=safe.value if safe.id in known else None,
-            marks=tuple(safe.marks),
-        )
-
-    current_slot, current_henchmen = 0, ()
-    card = game.current_card()
-    if card is not None:
-        current_slot, current_henchmen = card.slot, tuple(card.henchmen)
-
     frame = game.decision
-    acting = frame is not None and frame.player == seat
-    return SeatView(
+    view = object.__new__(SeatView)
+    view.__dict__.update(
         seat=seat,
         num_players=n,
         day=game.day,
@@ -359,42 +571,46 @@ def seat_view(game: Game, seat: int) -> SeatView:
         game_over=game.game_over,
         scores=tuple(game.scores) if game.scores is not None else None,
         winner=game.winner,
-        hand=tuple(sorted(game.players[seat].hand)),
-        own_values=tuple(tuple(by_seat[seat]) for by_seat in game.played_log),
-        known_cards=known_cards,
-        players=tuple(players),
-        declared=tuple(
-            tuple(tuple(slot for slot, _ in cards) for cards in by_seat)
-            for by_seat in game.played_log
-        ),
-        reveals=tuple(game.reveals),
-        safes=safes,
-        board=tuple(tuple(row) for row in game.board),
-        unused_counts=tuple(len(pile) for pile in game.unused),
-        unused_known=tuple(
-            tuple(sorted(game.safes[s].value for s in pile if s in known)) for pile in game.unused
-        ),
-        location_values=tuple(tuple(loc.values) for loc in game.rules.locations),
-        saloon=tuple(_granuja(catalog, g) for g in game.saloon),
-        saloon_costs=tuple(None if g is None else _hire_cost(game, g, seat) for g in game.saloon),
-        limbo=_granuja(catalog, game.limbo),
-        discard_top=_granuja(catalog, game.discard[-1]) if game.discard else None,
-        discard_count=len(game.discard),
-        trait_deck_count=len(game.trait_deck),
-        occupation_deck_count=len(game.occ_deck),
-        used=frozenset(u for u in game.used if isinstance(u, int)),
-        leader_used="leader" in game.used,
-        strategy_used=("strategy", seat) in game.used,
-        current_slot=current_slot,
-        current_henchmen=current_henchmen,
-        window=_open_window(game),
-        turn_stage=_turn_stage(game),
         decision=frame.kind if frame is not None else None,
         deciding_player=frame.player if frame is not None else -1,
-        acting=acting,
-        context=copy.deepcopy(dict(frame.data)) if acting and frame is not None else None,
-        legal_actions=tuple(game.legal_actions()) if acting else (),
-        history=tuple(e for e in game.history if e and e[0] in PUBLIC_EVENTS),
+        acting=frame is not None and frame.player == seat,
         rules=game.rules,
-        catalog=catalog,
+        catalog=game.catalog,
+        _source=game,
     )
+    if not lazy:
+        view._materialize()
+    return view
+
+
+class DecisionViews:
+    """Lazy seat views of the pending decision of one game, one per seat, shared by every
+    consumer at that decision (the bot that acts, an advisor, a policy's delegate).
+
+    A driver calls :meth:`expire` before it applies an action: the views handed out so far stop
+    reading the game (the fields already read stay readable) and the next call builds new ones::
+
+        views = DecisionViews(game)
+        action = bot.act(observation, view=views(seat))
+        views.expire()
+        game.apply(action)
+    """
+
+    __slots__ = ("game", "_views")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._views: dict[int, SeatView] = {}
+
+    def __call__(self, seat: int) -> SeatView:
+        """The lazy view of ``seat`` at the game's pending decision."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = seat_view(self.game, seat, lazy=True)
+        return view
+
+    def expire(self) -> None:
+        """The game is about to move: expire every view handed out since the last call."""
+        for view in self._views.values():
+            view._expire()
+        self._views.clear()
