@@ -97,6 +97,13 @@ def game_stats(game: Game) -> list[dict[str, int]]:
     return stats
 
 
+def _answer_counts(bot: Agent) -> tuple[int, int] | None:
+    """``(calls, invalid_answers)`` of a bot that answers in text (see agents/llm.py), else None."""
+    if not hasattr(bot, "invalid_answers"):
+        return None
+    return int(getattr(bot, "calls", 0)), int(bot.invalid_answers)
+
+
 def play_game(
     env_kwargs: Mapping[str, Any] | None,
     bots: Sequence[Agent],
@@ -127,6 +134,8 @@ def play_game(
     # search bots (``needs_game = True``) also get the live game, to sample hidden information
     # consistent with their seat's view from it (agents/search.py says why that is leak-free)
     needs = [getattr(bot, "needs_game", False) for bot in bots]
+    # text agents (the llm agent, a human) count their answers: report this game's share
+    answer_counts = [_answer_counts(bot) for bot in bots]
     actions: list[int] = []
     views = DecisionViews(game)
     for agent in env.agent_iter():
@@ -153,6 +162,11 @@ def play_game(
         "steps": len(actions),
         "stats": game_stats(game),
     }
+    for seat, (bot, before) in enumerate(zip(bots, answer_counts)):
+        if before is not None:
+            after = _answer_counts(bot)
+            result["stats"][seat]["answers"] = after[0] - before[0]
+            result["stats"][seat]["invalid_answers"] = after[1] - before[1]
     if record:
         result["record"] = record_game(
             game.config, game.seed, actions, meta=meta, catalog=env.catalog

@@ -246,6 +246,23 @@ def make_sniper(seed=None):
     return Sniper()
 
 
+class Typist(Agent):
+    """A text agent stand-in: every third answer is "invalid" (counted, then the first legal id),
+    the way agents/llm.py counts ``calls`` and ``invalid_answers``."""
+
+    name = "typist"
+
+    def __init__(self, seed=None):
+        self.calls = 0
+        self.invalid_answers = 0
+
+    def act(self, observation, view=None):
+        self.calls += 1
+        if self.calls % 3 == 0:
+            self.invalid_answers += 1
+        return int(legal_actions(observation)[0])
+
+
 NOT_A_BOT = 3
 
 
@@ -344,3 +361,22 @@ def test_a_shipped_model_without_the_train_extra_is_one_line() -> None:
     assert out.returncode == 2
     assert out.stderr.startswith("error: PolicyAgent needs torch and sb3-contrib")
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_invalid_answer_rate_is_reported_apart_for_text_agents(bots_module, tmp_path, capsys):
+    out = tmp_path / "rows.json"
+    names = f"{bots_module}:Typist,random"
+    assert main(["--agents", names, "--games", "4", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    totals, games = rows[0]["totals"], rows[0]["games"]
+    # each game's bot starts at zero: one invalid answer in three, rounded down per game
+    assert totals["answers"] > 0
+    assert totals["answers"] / 3 - games <= totals["invalid_answers"] <= totals["answers"] / 3
+    assert rows[0]["invalid_answer_rate"] == totals["invalid_answers"] / totals["answers"]
+    assert rows[1]["invalid_answer_rate"] is None and "answers" not in rows[1]["totals"]
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("invalid answers"))
+    assert line == (
+        f"invalid answers (text agents): {rows[0]['label']} "
+        f"{100 * rows[0]['invalid_answer_rate']:.1f}% "
+        f"({totals['invalid_answers']}/{totals['answers']})"
+    )

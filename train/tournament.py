@@ -29,6 +29,8 @@ Per entry it reports:
   challenge precision (challenges on bluffs / challenges) and recall (rivals' bluffs it challenged /
   rivals' bluffs), where a challenge is a challenge decision answered yes (a henchman put on a
   rival's card by a card effect is not one);
+- for text agents (bots with ``calls`` and ``invalid_answers`` counters, e.g. ``llm``): the
+  invalid-answer rate, reported apart from the win rate (``invalid_answer_rate``; None for others);
 - Safe statistics: mean Safe tech held at the end, mean matching Marks on its Safes, and the
   paired Safe tech difference (``safe_tech_diff``): per game, the entry's Safe tech minus the mean
   of the other seats' in that game, averaged, with a normal 95% interval (mean +- 1.96 sd/sqrt(n)).
@@ -408,6 +410,11 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
                     t.get("challenges_correct", 0), t.get("rival_bluffs", 0)
                 ),
                 "challenges_per_game": _ratio(t.get("challenges_made", 0), games),
+                # text agents only (None for the others): invalid answers / answers asked for,
+                # kept apart from the win rate (an agent may rank well on rivals' format errors)
+                "invalid_answer_rate": (
+                    _ratio(t.get("invalid_answers", 0), t["answers"]) if "answers" in t else None
+                ),
                 "mean_safe_tech": _ratio(t.get("safe_tech", 0), games),
                 "mean_marks_matched": _ratio(t.get("marks_matched", 0), games),
                 "safe_tech_diff": mean_interval(safe_diffs[e]),
@@ -461,6 +468,16 @@ def format_table(summary: dict[str, Any]) -> str:
             f"{_fmt(r['bluff_rate'], True):>8}{_fmt(r['caught_rate'], True):>9}"
             f"{_fmt(r['challenge_precision'], True):>8}{_fmt(r['challenge_recall'], True):>9}"
             f"{_fmt(r['mean_safe_tech']):>7}{_fmt(r['mean_marks_matched']):>7}"
+        )
+    texts = [r for r in rows if r["invalid_answer_rate"] is not None]
+    if texts:
+        lines.append(
+            "invalid answers (text agents): "
+            + ", ".join(
+                f"{r['label']} {_fmt(r['invalid_answer_rate'], True)} "
+                f"({r['totals'].get('invalid_answers', 0)}/{r['totals'].get('answers', 0)})"
+                for r in texts
+            )
         )
     base = rows[0]["baseline"] if rows else 0
     lines.append(
