@@ -56,7 +56,7 @@ from granujas_env.codecs import ObservationLayout
 from granujas_env.engine.game import Game
 from granujas_env.view import DecisionViews, SeatView
 from train.single_seat import SingleSeatEnv
-from train.train import _split, build_parser, make_env_fn, validate
+from train.train import _split, build_parser, make_env_fn, new_model, validate
 
 __all__ = ["main", "run_benchmark", "PARTS"]
 
@@ -204,7 +204,6 @@ def run_benchmark(
     """Train a fresh MaskablePPO policy for about ``seconds`` with ``n_envs`` envs in one
     process and return its figures (see the module docstring)."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
@@ -240,22 +239,7 @@ def run_benchmark(
     with _patched(clock):
         vec_env = VecMonitor(DummyVecEnv(fns), info_keywords=("won", "score"))
         vec_env.seed(args.seed)
-        net = [int(x) for x in _split(args.net)]
-        model = MaskablePPO(
-            "MlpPolicy",
-            vec_env,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            n_epochs=args.n_epochs,
-            learning_rate=args.lr,
-            gamma=args.gamma,
-            ent_coef=args.ent_coef,
-            clip_range=args.clip_range,
-            policy_kwargs={"net_arch": {"pi": net, "vf": net}},
-            seed=args.seed,
-            device="cpu",
-            verbose=0,
-        )
+        model = new_model(args, vec_env)
         for name in ("step", "reset", "env_method"):
             setattr(model.env, name, clock.wrap(getattr(model.env, name), "env_other"))
         model.policy.forward = clock.wrap(model.policy.forward, "forward")

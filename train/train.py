@@ -501,6 +501,29 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
     return [checkpoint, StatsCallback()]
 
 
+def new_model(args: argparse.Namespace, vec_env: Any, tensorboard_log: str | None = None) -> Any:
+    """A fresh MaskablePPO MlpPolicy with this script's hyperparameters (``args``), on CPU."""
+    from sb3_contrib import MaskablePPO
+
+    net = [int(x) for x in _split(args.net)]
+    return MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.lr,
+        gamma=args.gamma,
+        ent_coef=args.ent_coef,
+        clip_range=args.clip_range,
+        policy_kwargs={"net_arch": {"pi": net, "vf": net}},
+        tensorboard_log=tensorboard_log,
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -604,23 +627,7 @@ def main(argv: list[str] | None = None) -> int:
         model.tensorboard_log = str(out / "tb")
         steps_before = model.num_timesteps
     else:
-        net = [int(x) for x in _split(args.net)]
-        model = MaskablePPO(
-            "MlpPolicy",
-            vec_env,
-            n_steps=args.n_steps,
-            batch_size=args.batch_size,
-            n_epochs=args.n_epochs,
-            learning_rate=args.lr,
-            gamma=args.gamma,
-            ent_coef=args.ent_coef,
-            clip_range=args.clip_range,
-            policy_kwargs={"net_arch": {"pi": net, "vf": net}},
-            tensorboard_log=str(out / "tb"),
-            seed=args.seed,
-            device="cpu",
-            verbose=0,
-        )
+        model = new_model(args, vec_env, tensorboard_log=str(out / "tb"))
         steps_before = 0
     state["t0"] = run_start = time.time()
     bc_samples = args.bc_samples
