@@ -252,6 +252,12 @@ class PolicyAgent(Agent):
             return None
         return index
 
+    @property
+    def input_index(self) -> np.ndarray | None:
+        """Indices of the model's inputs in this env's (advised) observation vector, in the
+        model's order; None when the model reads the vector as it is."""
+        return self._index
+
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = seed

@@ -686,3 +686,110 @@ def test_vec_env_choice() -> None:
     assert choose_vec("subproc", 2, 1) == "subproc" and choose_vec("dummy", 8, 16) == "dummy"
     text = " ".join(build_parser().format_help().split())
     assert "(default 8; 4 with --quick)" in text and "at least 4 CPU cores" in text
+
+
+
+def _bare_vec_env(n: int, mode: str, advisor: str | None):
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from train.train import make_env_fn
+
+    return DummyVecEnv(
+        [
+            make_env_fn(
+                i, mode=mode, players=(2,), length="short", opponents=["random"],
+                weights=None, delegate="heuristic", reward="win", shaping=0.0, seed=3,
+                advisor=advisor,
+            )
+            for i in range(n)
+        ]
+    )
+
+
+def test_init_from_a_model_of_an_older_layout_plays_as_it() -> None:
+    """``--init-from full`` (trained before ``end_of_day_order`` existed, so its card's layout
+    lacks that one-hot input): after the weight transplant the fresh model on today's layout
+    gives the shipped model's action probabilities and values on every observation of a game,
+    and the inputs the shipped model never saw have zero weight."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+
+    from agents.policy import PolicyAgent, resolve_model
+    from train.train import build_parser, new_model, transplant
+
+    source = PolicyAgent(resolve_model("full"))
+    index = torch.as_tensor(source.input_index)
+    vec_env = _bare_vec_env(1, "full", "heuristic")
+    model = new_model(build_parser().parse_args(["--advisor", "heuristic"]), vec_env)
+    transplant(source, model)
+    size = int(np.prod(model.observation_space.shape))
+    unseen = torch.as_tensor(np.setdiff1d(np.arange(size), source.input_index))
+    assert unseen.numel() >= 1
+    for net in (model.policy.mlp_extractor.policy_net, model.policy.mlp_extractor.value_net):
+        assert torch.count_nonzero(net[0].weight[:, unseen]) == 0
+    obs = vec_env.reset()
+    for _ in range(40):
+        masks = np.stack(vec_env.env_method("action_masks"))
+        new_in, old_in = torch.as_tensor(obs), torch.as_tensor(obs)[:, index]
+        with torch.no_grad():
+            new = model.policy.get_distribution(new_in, action_masks=masks).distribution.probs
+            old = source.model.policy.get_distribution(old_in, action_masks=masks).distribution.probs
+            assert torch.allclose(new, old, atol=1e-6)
+            assert torch.allclose(
+                model.policy.predict_values(new_in),
+                source.model.policy.predict_values(old_in),
+                atol=1e-5,
+            )
+        obs, *_ = vec_env.step(np.array([int(np.flatnonzero(masks[0])[-1])]))
+
+
+def test_init_from_needs_the_same_advisor_setting(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("sb3_contrib")
+    from train.train import main
+
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit):
+        main(["--mode", "full", "--quick", "--init-from", "full", "--out", str(out)])
+    assert "trained with an advisor; give the same --advisor" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_kl_to_start_penalises_the_reward_by_the_log_ratio() -> None:
+    """The ``--kl-coef`` callback subtracts coef * (log pi(a|s) - log pi0(a|s)) from each
+    reward in place, pi0 the policy as it was when the callback was made: zero while the
+    policy has not moved, the exact log ratio once it has."""
+    pytest.importorskip("sb3_contrib")
+    import copy
+
+    import torch
+
+    from train.train import KLToStart, build_parser, new_model
+
+    vec_env = _bare_vec_env(2, "bluff", None)
+    model = new_model(build_parser().parse_args(["--mode", "bluff"]), vec_env)
+    start = copy.deepcopy(model.policy)
+    callback = KLToStart(model.policy, 0.5)
+    callback.init_callback(model)
+    obs = torch.as_tensor(vec_env.reset())
+    masks = np.stack(vec_env.env_method("action_masks"))
+
+    def step() -> tuple[np.ndarray, np.ndarray]:
+        with torch.no_grad():
+            actions, _, log_probs = model.policy(obs, action_masks=masks)
+            start_logp = start.get_distribution(obs, action_masks=masks).log_prob(actions)
+        rewards = np.array([1.0, -1.0], dtype=np.float32)
+        callback.update_locals(
+            {"obs_tensor": obs, "action_masks": masks, "actions": actions.numpy(),
+             "log_probs": log_probs, "rewards": rewards}
+        )
+        callback.on_step()
+        return rewards, (log_probs - start_logp).numpy()
+
+    rewards, gap = step()
+    assert np.allclose(gap, 0.0) and np.allclose(rewards, [1.0, -1.0])
+    with torch.no_grad():  # the learner moves; the reference stays where it was
+        bias = model.policy.action_net.bias
+        bias.add_(torch.linspace(-3.0, 3.0, bias.numel()))
+    rewards, gap = step()
+    assert np.abs(gap).max() > 0.01
+    assert np.allclose(rewards, np.array([1.0, -1.0]) - 0.5 * gap, atol=1e-5)

@@ -5,6 +5,7 @@
     python -m train.train --mode full  --league --minutes 15 --out runs/full
     python -m train.train --mode bluff --quick                      # CI smoke run, < 1 minute
     python -m train.train --mode bluff --steps 50000 --resume runs/bluffer/checkpoints/ckpt_20000_steps.zip
+    python -m train.train --mode full --advisor heuristic --init-from full --kl-coef 0.02 --league
 
 Modes (the decision kinds the learner controls; its other decisions are played by ``--delegate``,
 the heuristic by default): ``bluff`` = Plan (card, slot) and challenges; ``safe`` = peek, mark,
@@ -29,7 +30,18 @@ TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``) including ``rollout/
 
 ``--steps`` is a budget of learner steps (decisions of the controlled kinds); ``--minutes`` stops
 earlier at a wall-clock limit, and so does SIGTERM or Ctrl-C (the model and card are saved in
-every case). With ``--resume`` the steps are added to the resumed model's count. Bad arguments
+every case). With ``--resume`` the steps are added to the resumed model's count.
+
+Warm starts: ``--resume`` continues a model of today's observation layout with its saved
+hyper-parameters; ``--init-from`` starts a fresh model (this command's hyper-parameters) from a
+trained model's weights, also one trained on an older layout (e.g. the shipped ``full``, trained
+before the ``end_of_day_order`` decision): its inputs are mapped onto today's layout as
+:class:`agents.policy.PolicyAgent` maps them at play time, and the inputs it never saw start at zero
+weight, so the new model first plays exactly as the old one. ``--kl-coef C`` keeps a long run near
+where PPO started (after the warm start): every learner step's reward is reduced by
+``C * (log pi(a|s) - log pi0(a|s))``, ``pi0`` the frozen starting policy, whose expectation is
+``C * KL(pi || pi0)`` (the KL-regularised reward of RLHF-style PPO); the mean per-step KL is logged
+as ``train/kl_to_start``. Long league runs without it drifted (issue 11). Bad arguments
 (player counts, limits, the model to resume, unknown bots) exit with status 2 before the output
 folder is created.
 """
@@ -37,7 +49,9 @@ folder is created.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import math
 import multiprocessing
 import os
 import platform
@@ -51,9 +65,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.decisions import MODES
 from agents.model_card import ModelCardError, find_card, layout_record, read_card, trained_layout
-from agents.policy import make_bot, resolve_model
+from agents.policy import PolicyAgent, make_bot, resolve_model
 from agents.registry import DEFAULT_BOT
 from granujas_env.version import ENV_NAME
 from train.single_seat import SingleSeatEnv
@@ -123,6 +139,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="continue training a saved model: a .zip (e.g. a checkpoint) or a run folder "
         "holding model.zip; its steps add to the model's count",
+    )
+    p.add_argument(
+        "--init-from",
+        default=None,
+        help="start from a trained model's weights (a .zip, run folder or shipped model name), "
+        "also one trained on an older observation layout; needs the same --net and --advisor "
+        "setting; no imitation warm start",
+    )
+    p.add_argument(
+        "--kl-coef",
+        type=float,
+        default=0.0,
+        help="per-step reward penalty C * (log pi - log pi0) toward the policy PPO starts from "
+        "(after --resume, --init-from or the imitation warm start); 0 = off",
     )
     p.add_argument(
         "--opponents",
@@ -258,6 +288,58 @@ def _resume_path(text: str) -> Path:
     return path
 
 
+def _init_from_agent(spec: str, advisor: str | None) -> PolicyAgent:
+    """``--init-from``: the trained model as a :class:`PolicyAgent` (its card checked, its input
+    index into today's observation known), with an advisor setting matching ``advisor``."""
+    path = resolve_model(spec)
+    if path is None:
+        raise ValueError(
+            f"--init-from: no model at {spec!r} (expected a .zip file, a run folder holding "
+            "model.zip or a shipped model name)"
+        )
+    try:
+        agent = PolicyAgent(path)
+    except ModelCardError as exc:
+        raise ValueError(f"--init-from: {exc}") from None
+    if (agent.advisor is None) != (advisor is None):
+        had = "an advisor" if agent.advisor is not None else "no advisor"
+        raise ValueError(
+            f"--init-from: {path} was trained with {had}; give the same --advisor setting"
+        )
+    return agent
+
+
+def transplant(source: PolicyAgent, model: Any) -> None:
+    """Copy ``source``'s weights into ``model`` (same network shape), mapping the first layers'
+    input columns through the source's input index: inputs the source never saw get zero weight,
+    so ``model`` computes the same outputs as ``source`` on every observation.
+
+    Raises:
+        ValueError: the networks' shapes differ (another ``--net``).
+    """
+    import torch
+
+    index = source.input_index
+    old, new = source.model.policy.state_dict(), model.policy.state_dict()
+    if old.keys() != new.keys():
+        raise ValueError("--init-from: the model's network has other layers than this --net")
+    inputs = int(np.prod(model.observation_space.shape))
+    for name, weight in old.items():
+        target = new[name]
+        first_layer = index is not None and weight.ndim == 2 and weight.shape[1] == index.size
+        if first_layer and target.shape == (weight.shape[0], inputs):
+            target.zero_()
+            target[:, torch.as_tensor(index)] = weight
+        elif weight.shape == target.shape:
+            target.copy_(weight)
+        else:
+            raise ValueError(
+                f"--init-from: layer {name} is {tuple(weight.shape)} in the model, "
+                f"{tuple(target.shape)} here (another --net?)"
+            )
+    model.policy.load_state_dict(new)
+
+
 def validate(args: argparse.Namespace) -> dict[str, Any]:
     """Check the arguments before anything is created; ValueError names the first bad one.
     Returns the parsed ``players`` and ``resume`` path."""
@@ -267,9 +349,15 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--minutes must be a positive number of minutes, got {args.minutes}")
     if args.n_envs is not None and args.n_envs < 1:
         raise ValueError(f"--n-envs must be at least 1, got {args.n_envs}")
-    checked = {"players": _players(args.players), "resume": None}
+    if not (args.kl_coef >= 0 and math.isfinite(args.kl_coef)):
+        raise ValueError(f"--kl-coef must be a finite number >= 0, got {args.kl_coef}")
+    checked = {"players": _players(args.players), "resume": None, "init_from": None}
+    if args.resume and args.init_from:
+        raise ValueError("--resume and --init-from are exclusive: use one warm start")
     if args.resume:
         checked["resume"] = _resume_path(args.resume)
+    if args.init_from:
+        checked["init_from"] = _init_from_agent(args.init_from, args.advisor)
     # every bot spec builds (names, import paths, models), so a typo fails before the run starts
     for flag, specs in (
         ("--opponents", _split(args.opponents)),
@@ -391,7 +479,6 @@ def behaviour_cloning(
     updates follow the advantages of an untrained critic and undo the imitation).
     PPO starts from a policy about as strong as the teacher instead of a random one, which
     matters when training time is minutes."""
-    import numpy as np
     import torch
 
     start = time.time()
@@ -501,6 +588,46 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
     return [checkpoint, StatsCallback()]
 
 
+def KLToStart(start_policy: Any, coef: float) -> Any:  # noqa: N802 - reads as a class at call sites
+    """A callback that subtracts ``coef * (log pi(a|s) - log pi0(a|s))`` from every learner
+    step's reward before it enters the rollout buffer, ``pi0`` a frozen copy of
+    ``start_policy`` as it is now (see the module docstring), and logs the mean per-step KL
+    estimate as ``train/kl_to_start``."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    reference = copy.deepcopy(start_policy)
+    reference.set_training_mode(False)
+    for parameter in reference.parameters():
+        parameter.requires_grad_(False)
+
+    class _KLToStart(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.total = 0.0
+            self.count = 0
+
+        def _on_step(self) -> bool:
+            # MaskablePPO.collect_rollouts passes these locals; ``rewards`` is the array it
+            # adds to the buffer after this call, so the in-place update is what PPO learns from
+            loc = self.locals
+            with torch.no_grad():
+                dist = reference.get_distribution(loc["obs_tensor"], action_masks=loc["action_masks"])
+                start_logp = dist.log_prob(torch.as_tensor(loc["actions"]).flatten())
+            gap = (loc["log_probs"] - start_logp).cpu().numpy()
+            loc["rewards"] -= (coef * gap).astype(loc["rewards"].dtype)
+            self.total += float(gap.sum())
+            self.count += gap.size
+            return True
+
+        def _on_rollout_end(self) -> None:
+            if self.count:
+                self.logger.record("train/kl_to_start", self.total / self.count)
+            self.total, self.count = 0.0, 0
+
+    return _KLToStart()
+
+
 def new_model(args: argparse.Namespace, vec_env: Any, tensorboard_log: str | None = None) -> Any:
     """A fresh MaskablePPO MlpPolicy with this script's hyperparameters (``args``), on CPU."""
     from sb3_contrib import MaskablePPO
@@ -594,6 +721,10 @@ def main(argv: list[str] | None = None) -> int:
             "net_arch": [int(x) for x in _split(args.net)],
         },
         "resumed_from": None if checked["resume"] is None else str(checked["resume"]),
+        "initialized_from": None
+        if checked["init_from"] is None
+        else str(checked["init_from"].model_path),
+        "kl_coef": args.kl_coef,
         "machine": machine_info(),
         "status": "training",
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -629,11 +760,13 @@ def main(argv: list[str] | None = None) -> int:
     else:
         model = new_model(args, vec_env, tensorboard_log=str(out / "tb"))
         steps_before = 0
+        if checked["init_from"] is not None:
+            transplant(checked["init_from"], model)
     state["t0"] = run_start = time.time()
     bc_samples = args.bc_samples
     if bc_samples is None:
-        bc_samples = 0 if (quick or args.resume) else 20_000
-    if bc_samples > 0 and not args.resume:
+        bc_samples = 0 if (quick or args.resume or args.init_from) else 20_000
+    if bc_samples > 0 and not (args.resume or args.init_from):
         teacher = args.teacher or (None if args.advisor else delegate)  # None: the advisor
         print(f"imitating {teacher or args.advisor} on {bc_samples} decisions ...", flush=True)
         card["behaviour_cloning"] = behaviour_cloning(
@@ -649,6 +782,8 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             progress = False
     callbacks = _callbacks(args, out, vec_env, state)
+    if args.kl_coef > 0:
+        callbacks.append(KLToStart(model.policy, args.kl_coef))
 
     def stop(signum: int, _frame: Any) -> None:  # finish the step, then save model and card
         state["stopped"] = f"signal {signal.Signals(signum).name}"
