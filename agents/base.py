@@ -20,11 +20,50 @@ bots that do not need it ignore it. A bot never sees more than its seat's observ
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["Agent", "legal_actions"]
+__all__ = ["Agent", "LazyObservation", "legal_actions"]
+
+
+class LazyObservation(Mapping):
+    """The PettingZoo observation dict of the deciding seat, built from its legal ids, each entry
+    only when read: rule-based bots read the action mask only (and :func:`legal_actions` reads
+    not even that), and encoding the vector is a large share of an env step.
+
+    ``legal``: the legal ids (as the engine lists them, ascending); ``num_actions``: the size of
+    the mask; ``encode()``: the observation vector.
+    """
+
+    __slots__ = ("legal", "_num_actions", "_encode", "_cache")
+
+    def __init__(
+        self, legal: Sequence[int], num_actions: int, encode: Callable[[], np.ndarray]
+    ) -> None:
+        self.legal = legal
+        self._num_actions = num_actions
+        self._encode = encode
+        self._cache: dict[str, np.ndarray] = {}
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        value = self._cache.get(key)
+        if value is None:
+            if key == "action_mask":
+                value = np.zeros(self._num_actions, dtype=np.int8)
+                value[list(self.legal)] = 1
+            elif key == "observation":
+                value = self._encode()
+            else:
+                raise KeyError(key)
+            self._cache[key] = value
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("observation", "action_mask"))
+
+    def __len__(self) -> int:
+        return 2
 
 
 def legal_actions(observation: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -34,6 +73,9 @@ def legal_actions(observation: Mapping[str, np.ndarray]) -> np.ndarray:
     happens when a bot is asked to act for a seat that is not the one deciding (the granujas
     env gives an all-zero mask to every seat but the acting one).
     """
+    if isinstance(observation, LazyObservation) and observation.legal:
+        # the ids the mask would be built from: the same array, without building the mask
+        return np.array(sorted(set(observation.legal)), dtype=np.intp)
     try:
         mask = observation["action_mask"]
     except (KeyError, TypeError, IndexError):

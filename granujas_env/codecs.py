@@ -125,9 +125,18 @@ class ObservationLayout:
         self.high = self._highs(catalog, rules)
         self._occ_index = {oid: i for i, oid in enumerate(self.occupation_ids)}
         self._trait_index = {tid: i for i, tid in enumerate(self.trait_ids)}
-        self._granuja_cache: dict[tuple[int, int], np.ndarray] = {}
-        self._catalog = catalog
-        self._rules = rules
+        # The features of every Granuja as rows [occupation x trait], then a zero row (an empty
+        # place); _granujas is the same table by (occupation, trait).
+        table = self._granuja_table(catalog)
+        self._granuja_flat = np.concatenate(
+            [table.reshape(-1, g), np.zeros((1, g), dtype=np.float32)]
+        )
+        self._granuja_flat.flags.writeable = False
+        self._granujas = self._granuja_flat[:-1].reshape(table.shape)
+        self._empty_granuja = len(self._granuja_flat) - 1
+        # saloon, sheets and the discard top follow each other: one block of Granuja rows
+        self._granuja_rows = 3 + P * A.SHEET_SIZE + 1
+        assert self.offset["discard_top"] == self.offset["saloon"] + (self._granuja_rows - 1) * g
 
     def _highs(self, catalog: Catalog, rules: Rules) -> np.ndarray:
         """The largest value of every entry: 1 for one-hots and flags; for counts, the most that
@@ -166,38 +175,44 @@ class ObservationLayout:
         high.flags.writeable = False
         return high
 
+    def _granuja_table(self, catalog: Catalog) -> np.ndarray:
+        """Features of every Granuja, ``[occupation card, trait card, feature]`` (present flag
+        set, 'used' left 0): the Occupation's one-hot plus the Trait's features, then the two
+        features of both halves, hire cost and tech icons."""
+        occupations, traits = catalog.occupation_cards, catalog.trait_cards
+        g = self.granuja_size
+        occ_rows = np.zeros((len(occupations), g), dtype=np.float32)
+        for i, occ_card in enumerate(occupations):
+            occ_rows[i, 2 + self._occ_index[occ_card.occupation.id]] = 1.0
+        trait_rows = np.zeros((len(traits), g), dtype=np.float32)
+        for vec, trait_card in zip(trait_rows, traits):
+            t = trait_card.trait
+            vec[0] = 1.0  # present; index 1 is "used this turn", set by the encoder
+            base = 2 + len(self.occupation_ids)
+            vec[base + self._trait_index[t.id]] = 1.0
+            base += len(self.trait_ids)
+            for slot in trait_card.slots:
+                vec[base + slot - 1] = 1.0
+            base += SLOTS
+            vec[base + TIMING_LIST.index(t.timing)] = 1.0
+            base += len(TIMING_LIST)
+            for k, arrow in enumerate(("left", "right")):
+                vec[base + k] = arrow in t.arrows
+            base = self._cost_at + 2  # after the arrows: hire cost, tech icons, then modifiers
+            for k, modifier in enumerate(MODIFIER_LIST):
+                vec[base + k] = modifier in t.modifiers
+        table = occ_rows[:, None, :] + trait_rows[None, :, :]  # disjoint features: exact sums
+        holes = np.array([c.bullet_holes for c in occupations], dtype=np.int64)
+        costs = np.array([c.cost for c in traits], dtype=np.int64)
+        table[:, :, self._cost_at] = np.maximum(0, costs[None, :] - holes[:, None]) / 5.0
+        occ_tech = np.array([c.tech for c in occupations], dtype=np.int64)
+        trait_tech = np.array([c.tech for c in traits], dtype=np.int64)
+        table[:, :, self._cost_at + 1] = (occ_tech[:, None] + trait_tech[None, :]) / 3.0
+        return table
+
     def granuja_vector(self, occ: int, trait: int) -> np.ndarray:
-        """Dense features of a Granuja (present flag set, 'used' left 0), cached per card pair."""
-        key = (occ, trait)
-        cached = self._granuja_cache.get(key)
-        if cached is not None:
-            return cached
-        occ_card = self._catalog.occupation_cards[occ]
-        trait_card = self._catalog.trait_cards[trait]
-        t = trait_card.trait
-        vec = np.zeros(self.granuja_size, dtype=np.float32)
-        vec[0] = 1.0  # present; index 1 is "used this turn", set by the encoder
-        base = 2
-        vec[base + self._occ_index[occ_card.occupation.id]] = 1.0
-        base += len(self.occupation_ids)
-        vec[base + self._trait_index[t.id]] = 1.0
-        base += len(self.trait_ids)
-        for slot in trait_card.slots:
-            vec[base + slot - 1] = 1.0
-        base += SLOTS
-        vec[base + TIMING_LIST.index(t.timing)] = 1.0
-        base += len(TIMING_LIST)
-        for k, arrow in enumerate(("left", "right")):
-            vec[base + k] = arrow in t.arrows
-        base = self._cost_at  # after the two arrows
-        vec[base] = max(0, trait_card.cost - occ_card.bullet_holes) / 5.0
-        vec[base + 1] = (occ_card.tech + trait_card.tech) / 3.0
-        base += 2
-        for k, modifier in enumerate(MODIFIER_LIST):
-            vec[base + k] = modifier in t.modifiers
-        vec.flags.writeable = False
-        self._granuja_cache[key] = vec
-        return vec
+        """Dense features of a Granuja (present flag set, 'used' left 0), read-only."""
+        return self._granujas[occ, trait]
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat``: exactly what that player may know."""
@@ -293,25 +308,30 @@ class ObservationLayout:
         known = me.known_safes
         marks: list[int] = []  # Mark counts: the only positions that may repeat
         board0, held0 = off["board_safes"], off["held_safes"]
+        players = game.players
+        held_size = A.MAX_HELD_SAFES
         for safe in game.safes:
             if safe.board_pos >= 0:
                 base = board0 + (safe.location * 5 + safe.board_pos) * SAFE_FEATURES
             elif safe.holder >= 0:
-                held = game.players[safe.holder].safes.index(safe.id)
-                base = held0 + (rel[safe.holder] * A.MAX_HELD_SAFES + held) * SAFE_FEATURES
+                held = players[safe.holder].safes.index(safe.id)
+                base = held0 + (rel[safe.holder] * held_size + held) * SAFE_FEATURES
             else:
                 continue
             idx.append(base)
             if safe.id in known:
                 idx.append(base - 1 + safe.value)
             base += 1 + FACES - 2
-            marks += [base + rel[owner] * FACES + face for owner, face in safe.marks]
+            for owner, face in safe.marks:  # a loop, not a comprehension: most Safes have none
+                marks.append(base + rel[owner] * FACES + face)
         for loc, pile in enumerate(game.unused):
             if pile:
                 base = off["unused_safes"] + loc * (1 + FACES)
                 pos.append(base)
                 val.append(len(pile) / 3.0)
-                idx += [base - 1 + game.safes[s].value for s in pile if s in known]
+                for s in pile:
+                    if s in known:
+                        idx.append(base - 1 + game.safes[s].value)
 
         pos += [off["piles"], off["piles"] + 1, off["piles"] + 2]
         val += [len(game.discard) / 20.0, len(game.trait_deck) / 50.0, len(game.occ_deck) / 60.0]
@@ -321,35 +341,41 @@ class ObservationLayout:
         for day_index, by_seat in enumerate(game.played_log):
             for s, cards in enumerate(by_seat):
                 row = hist + (day_index * P + rel[s]) * POSITIONS * width
-                idx += [row + slot * width for slot, _ in cards]
+                for slot, _ in cards:
+                    idx.append(row + slot * width)
         for day_index, s, slot, value in game.known_card_values(seat):
             idx.append(hist + ((day_index * P + rel[s]) * POSITIONS + slot) * width + 1 + value)
 
+        # The saloon, the sheets and the discard top are one block of Granuja rows, in that order:
+        # one take() from the table of every Granuja fills it, the empty rows from its zero row.
+        empty = self._empty_granuja
+        keys = [empty] * self._granuja_rows
+        traits = self._granujas.shape[1]
+        for i, gr in enumerate(game.saloon):
+            if gr is not None:
+                keys[i] = gr.occ * traits + gr.trait
+        used = game.used
+        g = self.granuja_size
+        sheets = off["sheets"]
+        for player in players:
+            r5 = rel[player.seat] * A.SHEET_SIZE
+            for p, gr in enumerate(player.sheet):
+                if gr is not None:
+                    keys[3 + r5 + p] = gr.occ * traits + gr.trait
+                    if gr.uid in used:
+                        idx.append(sheets + (r5 + p) * g + 1)
+        if game.discard:
+            top = game.discard[-1]
+            keys[-1] = top.occ * traits + top.trait
+
         obs = np.zeros(self.size, dtype=np.float32)
+        start = off["saloon"]
+        block = obs[start : start + self._granuja_rows * g].reshape(-1, g)
+        np.take(self._granuja_flat, keys, axis=0, out=block)
         obs[idx] = 1.0
         obs[pos] = val
         if len(set(marks)) == len(marks):
             obs[marks] = 1.0
         else:
             np.add.at(obs, marks, 1.0)
-
-        g = self.granuja_size
-        vector = self.granuja_vector
-        for i, gr in enumerate(game.saloon):
-            if gr is not None:
-                start = off["saloon"] + i * g
-                obs[start : start + g] = vector(gr.occ, gr.trait)
-        used = game.used
-        sheets = off["sheets"]
-        for player in game.players:
-            r5 = rel[player.seat] * A.SHEET_SIZE
-            for p, gr in enumerate(player.sheet):
-                if gr is not None:
-                    start = sheets + (r5 + p) * g
-                    obs[start : start + g] = vector(gr.occ, gr.trait)
-                    if gr.uid in used:
-                        obs[start + 1] = 1.0
-        if game.discard:
-            top = game.discard[-1]
-            obs[off["discard_top"] : off["discard_top"] + g] = vector(top.occ, top.trait)
         return obs

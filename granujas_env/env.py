@@ -213,19 +213,35 @@ class raw_env(AECEnv):
         self._set_infos()
 
     def _set_infos(self) -> None:
+        """Bring ``infos`` up to the game's state. A step changes the info of at most two agents
+        before the end (the decision of the one that acted and of the one that acts now): those
+        get a new dict, the others keep theirs (never mutated, so an info handed out earlier keeps
+        its values)."""
         game = self.game
-        over = game.game_over
-        acting = None if over else self.possible_agents[game.current_player]
-        kind = "" if over else game.stack[-1].kind
-        winner = -1 if game.winner is None else game.winner
-        scores = game.scores if over and game.scores is not None else [0] * game.num_players
+        infos = self.infos
+        if game.game_over:
+            winner = -1 if game.winner is None else game.winner
+            scores = game.scores if game.scores is not None else [0] * game.num_players
+            for agent in self.agents:
+                infos[agent] = {
+                    "decision": "",
+                    "game_over": True,
+                    "winner": winner,
+                    "scores": np.array(scores, dtype=np.int64),
+                }
+            return
+        frame = game.stack[-1]
+        acting = self.possible_agents[frame.player]
         for agent in self.agents:
-            self.infos[agent] = {
-                "decision": kind if agent == acting else "",
-                "game_over": over,
-                "winner": winner,
-                "scores": np.array(scores, dtype=np.int64),
-            }
+            decision = frame.kind if agent == acting else ""
+            info = infos.get(agent)
+            if info is None or info["decision"] != decision:
+                infos[agent] = {
+                    "decision": decision,
+                    "game_over": False,
+                    "winner": -1,
+                    "scores": np.zeros(game.num_players, dtype=np.int64),
+                }
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
@@ -275,6 +291,8 @@ class raw_env(AECEnv):
                 f"{agent} must act: None is the step of an agent that is done; "
                 f"{self._pending(agent)}"
             )
+        if type(action) is int and 0 <= action < A.NUM_ACTIONS:  # the common case, checked first
+            return action
         try:
             if isinstance(action, (bool, np.bool_)):  # True == 1 in Python, but never an id
                 raise TypeError

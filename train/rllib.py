@@ -72,7 +72,7 @@ from agents.model_card import layout_record
 from agents.policy import make_bot
 from granujas_env.env import raw_env
 from granujas_env.version import ENV_NAME
-from train.single_seat import SingleSeatEnv, _LazyObservation
+from train.single_seat import SingleSeatEnv, lazy_observation
 from train.train import machine_info, save_slim
 
 __all__ = [
@@ -245,7 +245,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
             if bot is None:
                 return
             name = self.env.possible_agents[seat]
-            observation = _LazyObservation(self.env, name, legal)
+            observation = lazy_observation(self.env, name, legal)
             view = self.env.seat_view(name) if getattr(bot, "wants_view", True) else None
             self.bot_actions += 1
             self._step_env(int(bot.act(observation, view=view)))

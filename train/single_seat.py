@@ -43,12 +43,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from agents.advice import advised_vector
+from agents.base import LazyObservation
 from agents.decisions import ALL_DECISIONS, resolve_decisions
 from agents.policy import make_bot
 from agents.registry import DEFAULT_BOT
@@ -60,36 +62,15 @@ __all__ = ["SingleSeatEnv"]
 MAX_SKIPPED_GAMES = 100  # reset() gives up after this many games without a learner decision
 
 
-class _LazyObservation(Mapping):
-    """The PettingZoo observation dict of the deciding seat, encoded only when read: rule-based
-    bots read the action mask only, and encoding the vector is a large share of a step."""
+def lazy_observation(env: Any, agent: str, legal: Sequence[int]) -> LazyObservation:
+    """The observation dict of ``agent`` of the AEC ``env``, whose legal ids are ``legal``,
+    encoded only when read (see :class:`agents.base.LazyObservation`)."""
+    return LazyObservation(legal, env.action_space(agent).n, partial(_observed, env, agent))
 
-    __slots__ = ("_env", "_agent", "_legal", "_cache")
 
-    def __init__(self, env: Any, agent: str, legal: Sequence[int]) -> None:
-        self._env = env
-        self._agent = agent
-        self._legal = legal
-        self._cache: dict[str, np.ndarray] = {}
-
-    def __getitem__(self, key: str) -> np.ndarray:
-        value = self._cache.get(key)
-        if value is None:
-            if key == "action_mask":
-                value = np.zeros(self._env.action_space(self._agent).n, dtype=np.int8)
-                value[list(self._legal)] = 1
-            elif key == "observation":
-                value = self._env.observe(self._agent)["observation"]
-            else:
-                raise KeyError(key)
-            self._cache[key] = value
-        return value
-
-    def __iter__(self):
-        return iter(("observation", "action_mask"))
-
-    def __len__(self) -> int:
-        return 2
+def _observed(env: Any, agent: str) -> np.ndarray:
+    """The observation vector of ``agent`` of the AEC ``env``."""
+    return env.observe(agent)["observation"]
 
 
 def _spec_key(spec: Any) -> Any:
@@ -361,25 +342,30 @@ class SingleSeatEnv(gymnasium.Env):
 
     def _step_env(self, action: int) -> None:
         self._views.expire()
-        self.env.step(action)
+        env = self.env
+        env.step(action)
         self.env_steps += 1
         # PettingZoo semantics: env.rewards holds the rewards of the last step, for every agent
-        self._pending += float(self.env.rewards.get(self.agent, 0.0))
+        self._pending += float(env.rewards.get(self.agent, 0.0))
 
     def _advance(self) -> None:
         """Play every decision that is not the learner's until it must decide or the game ends."""
-        game = self.game
+        game, env = self.game, self.env
+        learner, decisions = self.seat, self.decisions
+        num_actions = self.action_space.n
         while not game.game_over:
-            seat = game.current_player
-            if seat == self.seat and game.stack[-1].kind in self.decisions:
+            frame = game.stack[-1]
+            seat = frame.player
+            if seat == learner and frame.kind in decisions:
                 return
             legal = game.legal_actions()
             if len(legal) == 1:  # a forced move: no bot to ask (every bot would play it)
                 self.forced_steps += 1
                 self._step_env(int(legal[0]))
                 continue
-            bot = self._delegate if seat == self.seat else self.opponents[seat]
-            observation = _LazyObservation(self.env, self.env.agent_selection, legal)
+            bot = self._delegate if seat == learner else self.opponents[seat]
+            agent = env.agent_selection
+            observation = LazyObservation(legal, num_actions, partial(_observed, env, agent))
             view = self._views(seat) if getattr(bot, "wants_view", True) else None
             self._step_env(int(bot.act(observation, view=view)))
 
