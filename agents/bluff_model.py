@@ -41,6 +41,7 @@ __all__ = [
     "PublicLog",
     "challenge_propensity",
     "public_record",
+    "record_key",
     "shared_inference",
     "today_evidence",
 ]
@@ -111,10 +112,13 @@ class HandInference:
         self._slot_bit = {sl: 1 << (sl - 1) for sl in self.slots}
         self._all_free = sum(self._slot_bit.values())
         self._bits = [_bits(m) for m in range(1 << n)]
-        self._by_size = [[m for m in range(1 << n) if len(self._bits[m]) == k] for k in range(n + 1)]
+        self._by_size = [
+            [m for m in range(1 << n) if len(self._bits[m]) == k] for k in range(n + 1)
+        ]
         # cards left -> (a card, the cards left once it is played), in increasing value order
         self._children = [[(v, m & ~(1 << v)) for v in self._bits[m]] for m in range(1 << n)]
         self._z_cache: dict[tuple[int, int, int], float] = {}
+        self._z_rows: dict[tuple[int, int], list[float]] = {}
         self._future_cache: dict[tuple[int, int, int], tuple[float, float]] = {}
         self._day_cache: dict[tuple, tuple[list[dict[int, float]], list[float]]] = {}
         self._analysis_cache: dict[tuple, dict[str, object]] = {}
@@ -219,7 +223,7 @@ class HandInference:
                     below[hand_left] = (1.0, 0.0, 0.0, 0.0)
         else:  # more plays than cards in hand
             below = {0: nothing}
-        z_cache, children = self._z_cache, self._children
+        children = self._children
         for j in range(top - 1, -1, -1):
             free, slot, want = frees[j], seq[j], rev.get(j)
             level = {}
@@ -231,26 +235,40 @@ class HandInference:
                 below = level
                 continue
             bluff_weight, is_last = beta[slot - 1], j == last
+            z_row = self._z_row(t, free)
             for hand_left in self._by_size[self.hand_size - j]:
-                z = z_cache.get((t, hand_left, free))
-                if z is None:
-                    z = self._z(t, hand_left, free)
+                z = z_row[hand_left]
+                if not z > 0.0:
+                    level[hand_left] = nothing
+                    continue
+                # the weight of a pair over z: lam for the card that matches the slot
+                p_honest, p_bluff = lam / z, bluff_weight / z
                 total = bluff = fbest = fmean = 0.0
-                if z > 0.0:
-                    for v, rest in children[hand_left]:
-                        if want is not None and values[v] != want:
-                            continue
-                        honest = match[v] == slot
-                        p = (lam if honest else bluff_weight) / z
-                        ct, cb, cf, cm = below[rest]
-                        total += p * ct
-                        bluff += p * (ct if is_last and not honest else cb)
-                        if want_future:  # else every future value is 0.0
-                            fbest += p * cf
-                            fmean += p * cm
+                for v, rest in children[hand_left]:
+                    if want is not None and values[v] != want:
+                        continue
+                    ct, cb, cf, cm = below[rest]
+                    if match[v] == slot:
+                        p = p_honest
+                    else:
+                        p = p_bluff
+                        if is_last:
+                            cb = ct  # the last card is the bluff
+                    total += p * ct
+                    bluff += p * cb
+                    if want_future:  # else every future value is 0.0
+                        fbest += p * cf
+                        fmean += p * cm
                 level[hand_left] = (total, bluff, fbest, fmean)
             below = level
         return {hand: below[hand] for hand in self.hands}
+
+    def _z_row(self, t: int, free: int) -> list[float]:
+        """:meth:`_z` of type ``t`` and free slots ``free`` for every set of cards left."""
+        row = self._z_rows.get((t, free))
+        if row is None:
+            row = self._z_rows[(t, free)] = [self._z(t, m, free) for m in range(self.full + 1)]
+        return row
 
     def _future(self, t: int, hand_left: int, free: int) -> tuple[float, float]:
         """(best, mean) bluff probability over the cards still in hand, for type ``t``: a card
@@ -457,9 +475,14 @@ class PublicLog:
         rules = view.rules
         free = rules.henchmen - rules.henchmen_in_jail
         history = view.history
+        same_table = log is not None and (log.num_players, log.free_henchmen) == (
+            view.num_players,
+            free,
+        )
+        if same_table and history is log.events:
+            return log  # nothing new: views of one game and moment share the events tuple
         if (
-            log is None
-            or (log.num_players, log.free_henchmen) != (view.num_players, free)
+            not same_table
             or len(history) < len(log.events)
             or history[: len(log.events)] != log.events
         ):
@@ -532,6 +555,22 @@ def public_record(
         days.append(((), {}))
     today = tuple(view.declared[today_index][seat]) if today_index < len(view.declared) else ()
     return days, today
+
+
+def record_key(view, seat: int, log: PublicLog) -> tuple:
+    """Everything of ``view`` and ``log`` that :func:`public_record` and :func:`today_evidence`
+    read about ``seat``: views with equal keys give ``seat`` the same record and evidence, so a
+    bot keeps the analysis of that record while the key is unchanged."""
+    disturbed = log.disturbed.get(seat)
+    return (
+        seat,
+        view.day,
+        tuple([by_seat[seat] for by_seat in view.declared]),
+        tuple([r for r in view.reveals if r[1] == seat]),
+        tuple([k for k in getattr(view, "known_cards", ()) if k[1] == seat]),
+        frozenset(disturbed) if disturbed else None,
+        tuple(log.shown.get((view.day, seat), ())),
+    )
 
 
 def today_evidence(

@@ -71,11 +71,15 @@ default) the bot keeps, from one decision to the next, what depends only on inpu
 change, each keyed by the inputs themselves so a kept value is always the one it would compute:
 the value of each location's Safes (beliefs, worths, peek gains) while that location, its unused
 pile and the trust in the Marks' owners are unchanged; the public event log as the bluff model
-reads it, extended with the new events only (:class:`agents.bluff_model.PublicLog`); and, shared by
-every bot of the process, the bluff model's posteriors and day tables. Within a challenge window it
-computes each player's posterior once. The Plan searches the sets of free slots rather than
-their orderings (:func:`best_assignment`). ``reuse=False`` recomputes everything at every decision:
-``tests/test_cheap_opponents.py`` plays both side by side and checks every decision is the same.
+reads it, extended with the new events only (:class:`agents.bluff_model.PublicLog`); each player's
+posterior while the part of the view it reads (:func:`agents.bluff_model.record_key`) is unchanged;
+and, shared by every bot of the process, the bluff model's posteriors and day tables. Within a
+challenge window it computes each player's posterior once, and weighs the wait for a likelier
+bluff only when the challenge is worth something on its own (the wait is worth >= 0, so it cannot
+turn a pass into a challenge). The Plan searches the sets of free slots rather than their
+orderings (:func:`best_assignment`). ``reuse=False`` recomputes everything at every decision:
+``tests/test_cheap_opponents.py`` and ``tests/test_heuristic_digest.py`` play both side by side
+and check every decision is the same.
 """
 
 from __future__ import annotations
@@ -83,10 +87,10 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from functools import cached_property
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from operator import mul
+from typing import Any
 
 import numpy as np
 
@@ -96,6 +100,7 @@ from agents.bluff_model import (
     PublicLog,
     challenge_propensity,
     public_record,
+    record_key,
     shared_inference,
     today_evidence,
 )
@@ -125,6 +130,7 @@ SLOT_ORDER = {1: 0, 2: 1, 4: 2, 3: 3, 5: 4, 6: 5}
 PEEK_WEIGHTS = (1.0, 0.6, 0.4, 0.3, 0.3, 0.3)
 STEAL_WEIGHTS = (1.0, 0.4, 0.3, 0.3, 0.3, 0.3)
 PLAN_TIE = 1e-9  # Plan values closer than this are equal
+ANALYSES_KEPT = 4096  # the bluff model's analyses a bot keeps (by record), cleared when full
 
 
 def _faces(marks) -> dict[int, int]:
@@ -183,7 +189,14 @@ class _SafeMemo:
     (:meth:`key_of`) is unchanged."""
 
     __slots__ = (
-        "key", "trust", "locations", "by_safe", "beliefs", "board", "board_best", "best_peek_gain"
+        "key",
+        "trust",
+        "locations",
+        "by_safe",
+        "beliefs",
+        "board",
+        "board_best",
+        "best_peek_gain",
     )
 
     def __init__(self, key: tuple | None) -> None:
@@ -225,6 +238,24 @@ class _LocationMemo:
         self.gains: dict[tuple[int, float], float] = {}
 
 
+class _Once:
+    """A value computed on first read and then kept in the instance: what
+    ``functools.cached_property`` does, without the lock it takes on Python 3.11, a notable share
+    of a cheap decision (a non-data descriptor: the kept value shadows it)."""
+
+    __slots__ = ("func", "name")
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func = func
+        self.name = func.__name__
+
+    def __get__(self, ctx: Any, owner: type | None = None) -> Any:
+        if ctx is None:
+            return self
+        value = ctx.__dict__[self.name] = self.func(ctx)
+        return value
+
+
 class _Ctx:
     """Values derived from one view, computed lazily and shared by the decision handlers."""
 
@@ -238,18 +269,18 @@ class _Ctx:
         self._held: list[float] | None = None
         self._keep: dict[int, float] = {}
 
-    @cached_property
+    @_Once
     def me(self):
         """This seat's PlayerView (read on demand: a lazy view builds the players then)."""
         return self.view.players[self.view.seat]
 
-    @cached_property
+    @_Once
     def safes(self) -> _SafeMemo:
         """What this view's Safes are worth (shared with earlier decisions that saw the same)."""
         return self.agent.safe_memo(self.view)
 
     # ------------------------------------------------------------ time
-    @cached_property
+    @_Once
     def turns_left_today(self) -> int:
         """This seat's turns not yet started today (the current one excluded if it is ours)."""
         view = self.view
@@ -265,7 +296,7 @@ class _Ctx:
     def days_after_today(self) -> int:
         return self.view.last_day - self.view.day
 
-    @cached_property
+    @_Once
     def turns_left_after_now(self) -> int:
         return self.turns_left_today + self.days_after_today * self.view.turns_per_day
 
@@ -820,6 +851,7 @@ class HeuristicAgent(Agent):
         self._safe_memo: _SafeMemo | None = None
         self._locations: dict[int, _LocationMemo] = {}
         self._log: PublicLog | None = None
+        self._analyses: dict[tuple, dict] = {}  # record_key -> the bluff model's analysis
         self.fallbacks = 0  # handler gave no legal answer: a bug if it grows (tests check it)
         self.unknown_decisions = 0  # decision kinds this bot has no rule for (answered generically)
         self.fallback_log: list[tuple] = []  # (decision, bad answer, legal ids), for debugging
@@ -884,6 +916,7 @@ class HeuristicAgent(Agent):
             self._inference = shared_inference(
                 rules.poker_cards, rules.slots, rules.hand_size, memo_tables=self.reuse
             )
+            self._analyses.clear()  # analyses of another card set
         return self._inference
 
     # ------------------------------------------------------------ entry point
@@ -971,20 +1004,25 @@ class HeuristicAgent(Agent):
         return self._log
 
     def analysis(self, view, seat: int) -> dict:
-        """Posterior summary of ``seat``'s cards today (see HandInference.analyze)."""
+        """Posterior summary of ``seat``'s cards today (see HandInference.analyze); with
+        ``reuse``, the one of an earlier decision whose view gave ``seat`` the same record."""
         log = self.public_log(view)
-        days, today = public_record(view, seat, log)
-        known, shown = today_evidence(view, seat, log)
-        return self.inference(view).analyze(days, today, known, shown)
+        inference = self.inference(view)
+        key = record_key(view, seat, log) if self.reuse else None
+        result = self._analyses.get(key) if key is not None else None
+        if result is None:
+            days, today = public_record(view, seat, log)
+            known, shown = today_evidence(view, seat, log)
+            result = inference.analyze(days, today, known, shown)
+            if key is not None:
+                if len(self._analyses) >= ANALYSES_KEPT:
+                    self._analyses.clear()
+                self._analyses[key] = result
+        return result
 
     def bluff_probability(self, view, seat: int) -> float:
         """P(the card ``seat`` played last today is a bluff), from what this seat knows."""
-        log = self.public_log(view)
-        days, today = public_record(view, seat, log)
-        if not today:
-            return 0.0
-        known, shown = today_evidence(view, seat, log)
-        return float(self.inference(view).analyze(days, today, known, shown)["bluff"])
+        return float(self.analysis(view, seat)["bluff"])  # 0.0 if it played nothing today
 
     def _on_challenge(self, ctx: _Ctx, legal):
         view = ctx.view
@@ -1005,6 +1043,8 @@ class HeuristicAgent(Agent):
         def ev(p: float) -> float:
             return p * reward - (1.0 - p) * jail
 
+        if not ev(b) > 0.02:
+            return A.PASS  # what keeping the henchman is worth (below) is >= 0: no need for it
         # The henchman could instead wait for a likelier bluff later today: the rivals' cards
         # still to come, each rated by the posterior (its likeliest bluff, then the others).
         n = view.num_players

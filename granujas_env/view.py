@@ -109,13 +109,31 @@ class GranujaView:
     requires: frozenset[str] = frozenset()  # conditions to use it (e.g. "money_zero")
 
 
+class _LazyField:
+    """The class attribute of a lazy field. Python consults it only while the instance has no
+    value of that name (a non-data descriptor) and it hands the read to the view's
+    ``__getattr__``, which computes the field: cheaper than reaching ``__getattr__`` through a
+    failed attribute lookup."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, view: Any, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        return view.__getattr__(self.name)
+
+
 class _Lazy:
     """Fields computed on first read, for the views built by ``seat_view(..., lazy=True)``.
 
     A lazy view keeps what it reads from in ``__dict__["_source"]`` and fills a field listed in
-    its class's ``_LAZY`` (name -> ``compute(source, view)``) when it is first read: Python calls
-    ``__getattr__`` only for attributes not set yet, so a field read again costs nothing. A
-    complete view (the default) has every field set and no source."""
+    its class's ``_LAZY`` (name -> ``compute(source, view)``, set by :func:`_lazy_fields`) when it
+    is first read (``__getattr__``, reached through the field's :class:`_LazyField`): the value
+    lands in the instance's ``__dict__``, so a field read again costs nothing. A complete view
+    (the default) has every field set and no source."""
 
     _LAZY: ClassVar[dict[str, Callable[[Any, Any], Any]]] = {}
 
@@ -153,6 +171,13 @@ class _Lazy:
         if self.__dict__.get("_source") is not None:
             self._materialize()
         return {k: v for k, v in self.__dict__.items() if k != "_source"}
+
+
+def _lazy_fields(cls: type[_Lazy], compute: dict[str, Callable[[Any, Any], Any]]) -> None:
+    """Make the fields named in ``compute`` lazy fields of ``cls`` (see :class:`_Lazy`)."""
+    cls._LAZY = compute
+    for name in compute:
+        setattr(cls, name, _LazyField(name))
 
 
 @dataclass(frozen=True)
@@ -336,13 +361,19 @@ def _turn_stage(game: Game) -> str:
 
 
 def _open_window(game: Game) -> int:
-    """Which challenge window of the turn is open (public), from the turn frame's stage."""
-    if game.game_over or not any(f.kind == "window" for f in game.stack):
+    """Which challenge window of the turn is open (public), from the turn frame's stage: 0 unless
+    a window frame is on the stack."""
+    if game.game_over:
         return 0
-    for frame in reversed(game.stack):
-        if frame.kind == "turn":
-            return _WINDOW_BY_STAGE.get(str(frame.data.get("stage")), 0)
-    return 0
+    window, stage = False, None  # stage: of the topmost turn frame
+    for frame in reversed(game.stack):  # one pass: challenge windows read this every time
+        if frame.kind == "window":
+            window = True
+        elif stage is None and frame.kind == "turn":
+            stage = str(frame.data.get("stage"))
+        if window and stage is not None:
+            break
+    return _WINDOW_BY_STAGE.get(stage, 0) if window else 0
 
 
 # Played cards and Safes recur unchanged from one view to the next: one frozen object per
@@ -368,9 +399,7 @@ def _played(source: tuple[Game, SeatView], view: PlayerView) -> tuple[PlayedView
     else:  # a rival's: the values this seat knows (peeked at today)
         today = len(game.played_log) - 1
         known = {
-            slot: value
-            for day, s, slot, value in seat_view_.known_cards
-            if day == today and s == p
+            slot: value for day, s, slot, value in seat_view_.known_cards if day == today and s == p
         }
     return tuple(
         [
@@ -398,15 +427,18 @@ def _on_cards(source: tuple[Game, SeatView], view: PlayerView) -> int:
 
 
 # The PlayerView fields not set by _players(), from (game, the seat's view) (see _Lazy).
-PlayerView._LAZY = {
-    "henchmen_on_cards": _on_cards,
-    "marks_left": lambda src, v: tuple(src[0].players[v.seat].marks),
-    "safes": lambda src, v: tuple(src[0].players[v.seat].safes),
-    "sheet": lambda src, v: tuple(
-        [_granuja(src[0].catalog, g) for g in src[0].players[v.seat].sheet]
-    ),
-    "played": _played,
-}
+_lazy_fields(
+    PlayerView,
+    {
+        "henchmen_on_cards": _on_cards,
+        "marks_left": lambda src, v: tuple(src[0].players[v.seat].marks),
+        "safes": lambda src, v: tuple(src[0].players[v.seat].safes),
+        "sheet": lambda src, v: tuple(
+            [_granuja(src[0].catalog, g) for g in src[0].players[v.seat].sheet]
+        ),
+        "played": _played,
+    },
+)
 
 
 def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
@@ -437,19 +469,24 @@ def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
 
 def _safes(game: Game, view: SeatView) -> dict[int, SafeView]:
     known = game.players[view.seat].known_safes
-    return {
-        safe.id: _interned(
+    out = {}
+    get = _INTERNED.get  # _interned() inlined: a bot reads the Safes at most decisions
+    for safe in game.safes:
+        if safe.board_pos < 0 and safe.holder < 0:
+            continue  # the unused piles: counts and seen values only
+        sid = safe.id
+        key = (
             SafeView,
-            safe.id,
+            sid,
             safe.location,
             safe.board_pos,
             safe.holder,
-            safe.value if safe.id in known else None,
+            safe.value if sid in known else None,
             tuple(safe.marks),
         )
-        for safe in game.safes
-        if safe.board_pos >= 0 or safe.holder >= 0  # the unused piles: counts and seen values only
-    }
+        obj = get(key)
+        out[sid] = obj if obj is not None else _interned(*key)
+    return out
 
 
 def _current_card(game: Game) -> tuple[int, tuple[int, ...]]:
@@ -465,9 +502,7 @@ def _context(game: Game, view: SeatView) -> dict[str, Any] | None:
     if not view.acting or frame is None:
         return None
     # a copy that shares nothing mutable with the game (most values are plain numbers)
-    return {
-        k: v if type(v) in _IMMUTABLE else copy.deepcopy(v) for k, v in frame.data.items()
-    }
+    return {k: v if type(v) in _IMMUTABLE else copy.deepcopy(v) for k, v in frame.data.items()}
 
 
 class _PublicHistory:
@@ -503,47 +538,49 @@ def _history(game: Game, view: SeatView) -> tuple[tuple, ...]:
 
 # Field name -> how to compute it from the game and the (partly built) view: every field of
 # SeatView not set by seat_view() itself (see _Lazy).
-SeatView._LAZY = {
-    "hand": lambda g, v: tuple(sorted(g.players[v.seat].hand)),
-    "own_values": lambda g, v: tuple(tuple(by_seat[v.seat]) for by_seat in g.played_log),
-    "known_cards": lambda g, v: tuple(g.known_card_values(v.seat)),
-    "players": _players,
-    "declared": lambda g, v: tuple(
-        [tuple([tuple([slot for slot, _ in cards]) for cards in by_seat]) for by_seat in g.played_log]
-    ),
-    "reveals": lambda g, v: tuple(g.reveals),
-    "safes": _safes,
-    "board": lambda g, v: tuple(tuple(row) for row in g.board),
-    "unused_counts": lambda g, v: tuple(len(pile) for pile in g.unused),
-    "unused_known": lambda g, v: tuple(
-        tuple(
-            sorted(
-                g.safes[s].value for s in pile if s in g.players[v.seat].known_safes
-            )
-        )
-        for pile in g.unused
-    ),
-    "location_values": lambda g, v: tuple(tuple(loc.values) for loc in g.rules.locations),
-    "saloon": lambda g, v: tuple(_granuja(g.catalog, x) for x in g.saloon),
-    "saloon_costs": lambda g, v: tuple(
-        None if x is None else _hire_cost(g, x, v.seat) for x in g.saloon
-    ),
-    "limbo": lambda g, v: _granuja(g.catalog, g.limbo),
-    "discard_top": lambda g, v: _granuja(g.catalog, g.discard[-1]) if g.discard else None,
-    "discard_count": lambda g, v: len(g.discard),
-    "trait_deck_count": lambda g, v: len(g.trait_deck),
-    "occupation_deck_count": lambda g, v: len(g.occ_deck),
-    "used": lambda g, v: frozenset(u for u in g.used if isinstance(u, int)),
-    "leader_used": lambda g, v: "leader" in g.used,
-    "strategy_used": lambda g, v: ("strategy", v.seat) in g.used,
-    "current_slot": lambda g, v: _current_card(g)[0],
-    "current_henchmen": lambda g, v: _current_card(g)[1],
-    "window": lambda g, v: _open_window(g),
-    "turn_stage": lambda g, v: _turn_stage(g),
-    "context": _context,
-    "legal_actions": lambda g, v: tuple(g.legal_actions()) if v.acting else (),
-    "history": _history,
-}
+_lazy_fields(
+    SeatView,
+    {
+        "hand": lambda g, v: tuple(sorted(g.players[v.seat].hand)),
+        "own_values": lambda g, v: tuple(tuple(by_seat[v.seat]) for by_seat in g.played_log),
+        "known_cards": lambda g, v: tuple(g.known_card_values(v.seat)),
+        "players": _players,
+        "declared": lambda g, v: tuple(
+            [
+                tuple([tuple([slot for slot, _ in cards]) for cards in by_seat])
+                for by_seat in g.played_log
+            ]
+        ),
+        "reveals": lambda g, v: tuple(g.reveals),
+        "safes": _safes,
+        "board": lambda g, v: tuple(tuple(row) for row in g.board),
+        "unused_counts": lambda g, v: tuple(len(pile) for pile in g.unused),
+        "unused_known": lambda g, v: tuple(
+            tuple(sorted(g.safes[s].value for s in pile if s in g.players[v.seat].known_safes))
+            for pile in g.unused
+        ),
+        "location_values": lambda g, v: tuple(tuple(loc.values) for loc in g.rules.locations),
+        "saloon": lambda g, v: tuple(_granuja(g.catalog, x) for x in g.saloon),
+        "saloon_costs": lambda g, v: tuple(
+            None if x is None else _hire_cost(g, x, v.seat) for x in g.saloon
+        ),
+        "limbo": lambda g, v: _granuja(g.catalog, g.limbo),
+        "discard_top": lambda g, v: _granuja(g.catalog, g.discard[-1]) if g.discard else None,
+        "discard_count": lambda g, v: len(g.discard),
+        "trait_deck_count": lambda g, v: len(g.trait_deck),
+        "occupation_deck_count": lambda g, v: len(g.occ_deck),
+        "used": lambda g, v: frozenset(u for u in g.used if isinstance(u, int)),
+        "leader_used": lambda g, v: "leader" in g.used,
+        "strategy_used": lambda g, v: ("strategy", v.seat) in g.used,
+        "current_slot": lambda g, v: _current_card(g)[0],
+        "current_henchmen": lambda g, v: _current_card(g)[1],
+        "window": lambda g, v: _open_window(g),
+        "turn_stage": lambda g, v: _turn_stage(g),
+        "context": _context,
+        "legal_actions": lambda g, v: tuple(g.legal_actions()) if v.acting else (),
+        "history": _history,
+    },
+)
 
 
 def seat_view(game: Game, seat: int, *, lazy: bool = False) -> SeatView:
