@@ -414,7 +414,7 @@ def resolve_model(name: str | Path) -> Path | None:
 
 
 def load(name: str, **kwargs: Any) -> PolicyAgent:
-    """The shipped model ``name`` (e.g. ``"bluffer"``, ``"safecracker"``, ``"full"``) as a
+    """The shipped model ``name`` (e.g. ``"bluffer"``, ``"safecracker-v1"``, ``"full"``) as a
     :class:`PolicyAgent`; ``kwargs`` go to it (``delegate``, ``deterministic``, ``seed``...).
     A path to a ``.zip`` or to a folder holding ``model.zip`` works too."""
     model = resolve_model(name)

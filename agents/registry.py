@@ -16,7 +16,7 @@ from typing import Any
 from agents.base import Agent
 from agents.human import HumanAgent
 from agents.llm import LLMAgent
-from agents.safecracker import SafeSearchAgent
+from agents.safecracker import SafecrackerAgent, SafeSearchAgent
 from agents.search import ISMCTSAgent
 from agents.styles import STYLES
 
@@ -128,3 +128,6 @@ for _name, _style in STYLES.items():
 register("ismcts", ISMCTSAgent)
 # The heuristic with its Safe decisions searched for Safe tech (agents/safecracker.py)
 register("safe_search", SafeSearchAgent)
+# The Safe bot: the heuristic reading its rivals' Marks with a fitted model (agents/safecracker.py);
+# a registered name comes before a shipped model's, and the model it replaced is "safecracker-v1"
+register("safecracker", SafecrackerAgent)

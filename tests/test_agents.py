@@ -308,7 +308,7 @@ def test_shipped_cards_record_the_layout_their_weights_read() -> None:
     from granujas_env.version import ENV_NAME
 
     old_kinds = [k for k in KINDS if k != "end_of_day_order"]  # the v0 one-hot, in order
-    assert set(available_models()) == {"bluffer", "safecracker", "full"}
+    assert set(available_models()) == {"bluffer", "safecracker-v1", "full"}
     for name in available_models():
         card = _shipped_card(name)
         assert card["env_version"] == ENV_NAME
