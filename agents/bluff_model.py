@@ -65,7 +65,9 @@ DEFAULT_TYPES: tuple[PlayerType, ...] = (
 )
 
 
-TABLE_CACHE_SIZE = 4096  # day tables kept per HandInference (~7 kB each)
+# day tables kept per HandInference, least recently used dropped first: ~4.6 kB each, so ~38 MB
+# at most; 250 four-player games use ~5,300 distinct tables, hit ~77% of the time
+TABLE_CACHE_SIZE = 8192
 
 
 def _masks(n_values: int, size: int) -> list[int]:
@@ -186,11 +188,12 @@ class HandInference:
         cache = self._table_cache
         if cache is not None:
             key = (t, seq, revealed, want_future)
-            table = cache.get(key)
+            table = cache.pop(key, None)
             if table is None:
                 if len(cache) >= TABLE_CACHE_SIZE:
-                    cache.clear()
-                table = cache[key] = self._compute_day_table(t, seq, revealed, want_future)
+                    del cache[next(iter(cache))]  # the least recently used
+                table = self._compute_day_table(t, seq, revealed, want_future)
+            cache[key] = table  # (re)inserted last: the dict's order is the order of use
             return table
         return self._compute_day_table(t, seq, revealed, want_future)
 
