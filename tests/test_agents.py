@@ -302,14 +302,16 @@ def test_a_card_of_another_env_version_fails_naming_both(tmp_path) -> None:
 
 
 def test_shipped_cards_record_the_layout_their_weights_read() -> None:
-    from agents.model_card import default_layout, input_index
+    from agents.model_card import default_layout, input_index, layout_record
     from agents.policy import available_models
     from granujas_env.codecs import KINDS
     from granujas_env.version import ENV_NAME
 
     old_kinds = [k for k in KINDS if k != "end_of_day_order"]  # the v0 one-hot, in order
-    assert set(available_models()) == {"bluffer", "safecracker-v1", "full"}
-    for name in available_models():
+    assert set(available_models()) == {"bluffer", "safecracker-v1", "full", "full-kl"}
+    # trained under granujas_v1: today's layout, read as it is
+    assert _shipped_card("full-kl")["observation_layout"] == layout_record()
+    for name in set(available_models()) - {"full-kl"}:
         card = _shipped_card(name)
         assert card["env_version"] == ENV_NAME
         assert "granujas_v0" in card["env_note"] and "observation_layout" in card["env_note"]
