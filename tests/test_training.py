@@ -763,12 +763,12 @@ def test_kl_to_start_penalises_the_reward_by_the_log_ratio() -> None:
 
     import torch
 
-    from train.train import KLToStart, build_parser, new_model
+    from train.train import build_parser, kl_to_start_callback, new_model
 
     vec_env = _bare_vec_env(2, "bluff", None)
     model = new_model(build_parser().parse_args(["--mode", "bluff"]), vec_env)
     start = copy.deepcopy(model.policy)
-    callback = KLToStart(model.policy, 0.5)
+    callback = kl_to_start_callback(model.policy, 0.5)
     callback.init_callback(model)
     obs = torch.as_tensor(vec_env.reset())
     masks = np.stack(vec_env.env_method("action_masks"))

@@ -245,7 +245,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
             if bot is None:
                 return
             name = self.env.possible_agents[seat]
-            observation = lazy_observation(self.env, name, legal)
+            observation = lazy_observation(self.env, name, legal, self.env.action_space(name).n)
             view = self.env.seat_view(name) if getattr(bot, "wants_view", True) else None
             self.bot_actions += 1
             self._step_env(int(bot.act(observation, view=view)))

@@ -62,10 +62,12 @@ __all__ = ["SingleSeatEnv"]
 MAX_SKIPPED_GAMES = 100  # reset() gives up after this many games without a learner decision
 
 
-def lazy_observation(env: Any, agent: str, legal: Sequence[int]) -> LazyObservation:
-    """The observation dict of ``agent`` of the AEC ``env``, whose legal ids are ``legal``,
-    encoded only when read (see :class:`agents.base.LazyObservation`)."""
-    return LazyObservation(legal, env.action_space(agent).n, partial(_observed, env, agent))
+def lazy_observation(
+    env: Any, agent: str, legal: Sequence[int], num_actions: int
+) -> LazyObservation:
+    """The observation dict of ``agent`` of the AEC ``env``, whose legal ids are ``legal`` among
+    ``num_actions``, encoded only when read (see :class:`agents.base.LazyObservation`)."""
+    return LazyObservation(legal, num_actions, partial(_observed, env, agent))
 
 
 def _observed(env: Any, agent: str) -> np.ndarray:
@@ -364,8 +366,7 @@ class SingleSeatEnv(gymnasium.Env):
                 self._step_env(int(legal[0]))
                 continue
             bot = self._delegate if seat == learner else self.opponents[seat]
-            agent = env.agent_selection
-            observation = LazyObservation(legal, num_actions, partial(_observed, env, agent))
+            observation = lazy_observation(env, env.agent_selection, legal, num_actions)
             view = self._views(seat) if getattr(bot, "wants_view", True) else None
             self._step_env(int(bot.act(observation, view=view)))
 

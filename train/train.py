@@ -588,7 +588,7 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
     return [checkpoint, StatsCallback()]
 
 
-def KLToStart(start_policy: Any, coef: float) -> Any:  # noqa: N802 - reads as a class at call sites
+def kl_to_start_callback(start_policy: Any, coef: float) -> Any:
     """A callback that subtracts ``coef * (log pi(a|s) - log pi0(a|s))`` from every learner
     step's reward before it enters the rollout buffer, ``pi0`` a frozen copy of
     ``start_policy`` as it is now (see the module docstring), and logs the mean per-step KL
@@ -783,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
             progress = False
     callbacks = _callbacks(args, out, vec_env, state)
     if args.kl_coef > 0:
-        callbacks.append(KLToStart(model.policy, args.kl_coef))
+        callbacks.append(kl_to_start_callback(model.policy, args.kl_coef))
 
     def stop(signum: int, _frame: Any) -> None:  # finish the step, then save model and card
         state["stopped"] = f"signal {signal.Signals(signum).name}"
