@@ -32,11 +32,22 @@ from granujas_env.version import ENV_NAME  # noqa: E402
 from train.rllib import (  # noqa: E402
     GranujasMultiAgentEnv,
     MaskedActorCritic,
+    _scalars,
     module_of,
     policy_mapping_fn,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_tensorboard_scalars_are_the_finite_numeric_leaves() -> None:
+    result = {
+        "a": {"b": 1, "nan": float("nan"), "inf": np.inf},
+        "flag": True,
+        "s": "x",
+        "f": np.float32(2.5),
+    }
+    assert _scalars("", result, {}) == {"a/b": 1.0, "f": 2.5}
 
 
 def _random_legal(obs: dict, rng: np.random.Generator) -> int:

@@ -485,12 +485,14 @@ def validate(args: argparse.Namespace) -> None:
 
 
 def _scalars(prefix: str, tree: Any, out: dict[str, float]) -> dict[str, float]:
-    """Flatten the numeric leaves of an RLlib result dict into ``{"a/b/c": value}``."""
+    """Flatten the finite numeric leaves of an RLlib result dict into ``{"a/b/c": value}``
+    (metrics without data yet are NaN, which TensorBoard would warn about on every write)."""
     if isinstance(tree, Mapping):
         for key, value in tree.items():
             _scalars(f"{prefix}/{key}" if prefix else str(key), value, out)
     elif isinstance(tree, (int, float, np.number)) and not isinstance(tree, bool):
-        out[prefix] = float(tree)
+        if np.isfinite(tree):
+            out[prefix] = float(tree)
     return out
 
 
