@@ -23,7 +23,10 @@ bluffing signal (a bluff caught on a rival's turn or at the end of the day, a ri
   model name or a saved model ``.zip`` (a frozen checkpoint played by
   :class:`agents.policy.PolicyAgent`), an :class:`agents.Agent`, or any callable
   ``(observation, view) -> action``. :meth:`SingleSeatEnv.add_opponent` grows the pool while
-  training (the league; call it through ``VecEnv.env_method``).
+  training (the league; call it through ``VecEnv.env_method``). A frozen model's decisions are
+  yielded by the generators :meth:`SingleSeatEnv.step_requests` / ``reset_requests`` (which
+  ``step`` / ``reset`` answer one by one), so that :class:`train.vec.BatchedOpponentsVecEnv`
+  answers those of several envs with one forward pass.
 * Seat: ``seat=None`` rotates the learner's seat every episode (each env starts at its own
   offset), an int fixes it.
 * ``reward``: the AEC env's terminal reward, ``"win"`` (+1 / -1/(N-1)) or ``"score"`` (score
@@ -42,9 +45,9 @@ choices anyway).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import gymnasium
 import numpy as np
@@ -52,14 +55,18 @@ import numpy as np
 from agents.advice import advised_vector
 from agents.base import LazyObservation
 from agents.decisions import ALL_DECISIONS, resolve_decisions
-from agents.policy import make_bot
+from agents.policy import PolicyAgent, make_bot
 from agents.registry import DEFAULT_BOT
 from granujas_env.env import raw_env
 from granujas_env.view import DecisionViews
 
-__all__ = ["SingleSeatEnv"]
+__all__ = ["SingleSeatEnv", "PolicyRequest", "answer_serially"]
 
 MAX_SKIPPED_GAMES = 100  # reset() gives up after this many games without a learner decision
+
+# a frozen model's pending decision: (agent, observation, view), as agents.policy.act_together takes
+PolicyRequest = tuple[PolicyAgent, LazyObservation, Any]
+T = TypeVar("T")
 
 
 def lazy_observation(
@@ -73,6 +80,17 @@ def lazy_observation(
 def _observed(env: Any, agent: str) -> np.ndarray:
     """The observation vector of ``agent`` of the AEC ``env``."""
     return env.observe(agent)["observation"]
+
+
+def answer_serially(requests: Generator[PolicyRequest, int, T]) -> T:
+    """Run ``requests`` (:meth:`SingleSeatEnv.step_requests` or ``reset_requests``) to its end,
+    answering each frozen-model decision with the agent's own ``act``; returns its result."""
+    try:
+        agent, observation, view = next(requests)
+        while True:
+            agent, observation, view = requests.send(agent.act(observation, view=view))
+    except StopIteration as finished:
+        return finished.value
 
 
 def _spec_key(spec: Any) -> Any:
@@ -213,6 +231,17 @@ class SingleSeatEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        return answer_serially(self.reset_requests(seed=seed, options=options))
+
+    def step(self, action: int):
+        return answer_serially(self.step_requests(action))
+
+    def reset_requests(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> Generator[PolicyRequest, int, tuple[np.ndarray, dict[str, Any]]]:
+        """:meth:`reset` as a generator: yields each frozen-model decision of the seats played
+        before the learner's first one as ``(agent, observation, view)``, takes its action back
+        (``send``), and returns what :meth:`reset` returns."""
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
@@ -220,7 +249,7 @@ class SingleSeatEnv(gymnasium.Env):
         options = options or {}
         for _ in range(MAX_SKIPPED_GAMES):
             self._start_game(options)
-            self._advance()
+            yield from self._advance()
             if not self.game.game_over:
                 self._phi = self._potential() if self.shaping else 0.0
                 return self._obs(), self._info()
@@ -229,13 +258,18 @@ class SingleSeatEnv(gymnasium.Env):
             f"{sorted(self.decisions)}"
         )
 
-    def step(self, action: int):
+    def step_requests(
+        self, action: int
+    ) -> Generator[PolicyRequest, int, tuple[np.ndarray, float, bool, bool, dict[str, Any]]]:
+        """:meth:`step` as a generator, like :meth:`reset_requests`: a vectorised env drives
+        several envs in lock step and answers their frozen models' decisions together
+        (:class:`train.vec.BatchedOpponentsVecEnv`)."""
         game = self.game
         if game is None or game.game_over:
             raise RuntimeError("step() after the game ended: call reset()")
         self._step_env(int(action))
         self.learner_steps += 1
-        self._advance()
+        yield from self._advance()
         terminated = bool(game.game_over)
         reward = self._take_reward(terminated)
         return self._obs(), reward, terminated, False, self._info()
@@ -350,8 +384,10 @@ class SingleSeatEnv(gymnasium.Env):
         # PettingZoo semantics: env.rewards holds the rewards of the last step, for every agent
         self._pending += float(env.rewards.get(self.agent, 0.0))
 
-    def _advance(self) -> None:
-        """Play every decision that is not the learner's until it must decide or the game ends."""
+    def _advance(self) -> Generator[PolicyRequest, int, None]:
+        """Play every decision that is not the learner's until it must decide or the game ends;
+        a frozen model's decision is yielded, for the driver to answer (see
+        :func:`answer_serially`), every other bot's is taken here."""
         game, env = self.game, self.env
         learner, decisions = self.seat, self.decisions
         num_actions = self.action_space.n
@@ -368,7 +404,11 @@ class SingleSeatEnv(gymnasium.Env):
             bot = self._delegate if seat == learner else self.opponents[seat]
             observation = lazy_observation(env, env.agent_selection, legal, num_actions)
             view = self._views(seat) if getattr(bot, "wants_view", True) else None
-            self._step_env(int(bot.act(observation, view=view)))
+            if isinstance(bot, PolicyAgent):
+                action = yield bot, observation, view
+            else:
+                action = bot.act(observation, view=view)
+            self._step_env(int(action))
 
     def _potential(self) -> float:
         game = self.game

@@ -82,6 +82,7 @@ DEFAULT_N_ENVS = 8
 # keeps one, so at least this many cores (on 2 shared cores it was within noise of DummyVecEnv,
 # at the cost of one process and one pickled round trip per env and step)
 SUBPROC_MIN_CPUS = 4
+VEC_KINDS = ("dummy", "batched", "subproc")  # --vec choices besides auto
 QUICK = {
     "steps": 2048,
     "n_envs": 4,
@@ -216,14 +217,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--vec",
-        choices=("auto", "dummy", "subproc"),
+        choices=("auto", *VEC_KINDS),
         default="auto",
-        help="how the envs run: dummy = all in this process (DummyVecEnv), subproc = one "
-        "process per env "
-        "(SubprocVecEnv); auto (default) picks subproc only with more than one env and at least "
-        f"{SUBPROC_MIN_CPUS} CPU cores (os.cpu_count()), else dummy: with fewer cores the env "
-        "processes compete with the learner's for the same cores (on 2 cores measured no "
-        "faster, within noise)",
+        help="how the envs run: dummy = all in this process (DummyVecEnv); batched = as dummy, "
+        "the frozen-model opponents' decisions of all the envs answered together, one forward "
+        "pass per model and round (train.vec.BatchedOpponentsVecEnv: the same games; measured "
+        "no faster, far slower unless OPENBLAS_NUM_THREADS=1, see train/vec.py); subproc = one "
+        "process per env (SubprocVecEnv); auto (default) picks subproc only with more than "
+        f"one env and at least {SUBPROC_MIN_CPUS} CPU cores (os.cpu_count()), else dummy: with "
+        "fewer cores the env processes compete with the learner's for the same cores (on 2 "
+        "cores measured no faster, within noise)",
     )
     p.add_argument("--n-steps", type=int, default=1024, help="rollout steps per env per update")
     p.add_argument("--batch-size", type=int, default=256, help="minibatch size of the updates")
@@ -374,7 +377,7 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def choose_vec(vec: str, n_envs: int, cpus: int | None) -> str:
-    """``"dummy"`` or ``"subproc"``: ``vec`` unless it is ``"auto"``, which picks subprocesses
+    """One of :data:`VEC_KINDS`: ``vec`` unless it is ``"auto"``, which picks subprocesses
     only for several envs on at least :data:`SUBPROC_MIN_CPUS` cores (``cpus``)."""
     if vec != "auto":
         return vec
@@ -658,6 +661,8 @@ def main(argv: list[str] | None = None) -> int:
         import torch
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+        from train.vec import BatchedOpponentsVecEnv
     except ImportError as exc:
         print(
             f"training needs torch and sb3-contrib ({exc}): pip install torch==2.13.0 && "
@@ -749,7 +754,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         for i in range(n_envs)
     ]
-    vec_env = SubprocVecEnv(fns) if vec_kind == "subproc" else DummyVecEnv(fns)
+    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv, "subproc": SubprocVecEnv}
+    vec_env = vec_class[vec_kind](fns)
     vec_env = VecMonitor(vec_env, info_keywords=("won", "score"))
     vec_env.seed(args.seed)
 
