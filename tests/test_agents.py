@@ -308,10 +308,10 @@ def test_shipped_cards_record_the_layout_their_weights_read() -> None:
     from granujas_env.version import ENV_NAME
 
     old_kinds = [k for k in KINDS if k != "end_of_day_order"]  # the v0 one-hot, in order
-    assert set(available_models()) == {"bluffer", "safecracker-v1", "full", "full-kl"}
+    assert set(available_models()) == {"bluffer", "safecracker-v1", "full", "full-v1"}
     # trained under granujas_v1: today's layout, read as it is
-    assert _shipped_card("full-kl")["observation_layout"] == layout_record()
-    for name in set(available_models()) - {"full-kl"}:
+    assert _shipped_card("full")["observation_layout"] == layout_record()
+    for name in set(available_models()) - {"full"}:
         card = _shipped_card(name)
         assert card["env_version"] == ENV_NAME
         assert "granujas_v0" in card["env_note"] and "observation_layout" in card["env_note"]
@@ -382,8 +382,8 @@ def test_shipped_model_reads_the_observation_through_its_card() -> None:
     from agents.model_card import default_layout
     from granujas_env.codecs import KIND_INDEX, KINDS
 
-    bot = agents.load("full", seed=0)
-    trained = _shipped_card("full")["observation_layout"]["decision_kinds"]
+    bot = agents.load("full-v1", seed=0)  # trained under granujas_v0
+    trained = _shipped_card("full-v1")["observation_layout"]["decision_kinds"]
     new_kinds = [k for k in KINDS if k not in trained]
     assert bot.decisions == frozenset(trained)  # decisions it never saw go to the delegate
     assert (bot.delegate is not None) == bool(new_kinds)
@@ -393,11 +393,14 @@ def test_shipped_model_reads_the_observation_through_its_card() -> None:
     assert np.array_equal(bot.model_input(vector), np.delete(vector, dropped))
 
 
+@pytest.mark.parametrize("name", ["full-v1", "full"])
 def test_shipped_model_plays_legally_when_end_of_day_order_is_asked(
     night_owls,  # noqa: F811 - the fixture imported above
+    name: str,
 ) -> None:
-    """The shipped full model (trained before end_of_day_order existed) in every seat of a game
-    where two players hold an end-of-day Granuja: the last-turn player is asked the order."""
+    """A shipped full model in every seat of a game where two players hold an end-of-day
+    Granuja: the last-turn player is asked the order. ``full-v1`` was trained before
+    end_of_day_order existed (its delegate answers it); ``full`` answers it itself."""
     pytest.importorskip("sb3_contrib")
     from agents.model_card import default_layout
     from granujas_env.codecs import ObservationLayout
@@ -408,7 +411,7 @@ def test_shipped_model_plays_legally_when_end_of_day_order_is_asked(
     night_owl(game, 2, "banquero")
     layout = ObservationLayout(night_owls, default_data()[0])
     assert layout.size == default_layout().size  # same cards, more copies: the same layout
-    bots = [agents.load("full") for _ in range(4)]
+    bots = [agents.load(name) for _ in range(4)]
     for seat, bot in enumerate(bots):
         bot.reset(seed=seat)
     asked = []
@@ -420,5 +423,9 @@ def test_shipped_model_plays_legally_when_end_of_day_order_is_asked(
         action = bots[seat].act(obs, view=seat_view(game, seat))
         assert action in legal, (game.decision.kind, action, legal)
         game.apply(action)
-    assert asked and all(bots[s].delegated_calls > 0 for s in asked)
+    assert asked
+    if name == "full-v1":
+        assert all(bots[s].delegated_calls > 0 for s in asked)
+    else:
+        assert all(bot.delegate is None and bot.delegated_calls == 0 for bot in bots)
     assert all(bot.policy_calls > 0 for bot in bots)

@@ -707,7 +707,7 @@ def _bare_vec_env(n: int, mode: str, advisor: str | None):
 
 
 def test_init_from_a_model_of_an_older_layout_plays_as_it() -> None:
-    """``--init-from full`` (trained before ``end_of_day_order`` existed, so its card's layout
+    """``--init-from full-v1`` (trained before ``end_of_day_order`` existed, so its card's layout
     lacks that one-hot input): after the weight transplant the fresh model on today's layout
     gives the shipped model's action probabilities and values on every observation of a game,
     and the inputs the shipped model never saw have zero weight."""
@@ -717,7 +717,7 @@ def test_init_from_a_model_of_an_older_layout_plays_as_it() -> None:
     from agents.policy import PolicyAgent, resolve_model
     from train.train import build_parser, new_model, transplant
 
-    source = PolicyAgent(resolve_model("full"))
+    source = PolicyAgent(resolve_model("full-v1"))
     index = torch.as_tensor(source.input_index)
     vec_env = _bare_vec_env(1, "full", "heuristic")
     model = new_model(build_parser().parse_args(["--advisor", "heuristic"]), vec_env)
