@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["Agent", "LazyObservation", "legal_actions"]
+__all__ = ["Agent", "LazyObservation", "legal_actions", "legal_ids"]
 
 
 class LazyObservation(Mapping):
@@ -93,6 +93,15 @@ def legal_actions(observation: Mapping[str, np.ndarray]) -> np.ndarray:
             "seat's turn to decide? (only the acting seat gets a non-zero mask)"
         )
     return legal
+
+
+def legal_ids(observation: Mapping[str, np.ndarray]) -> list[int]:
+    """:func:`legal_actions` as a list of Python ints. The ids of a
+    :class:`LazyObservation` (what drivers hand to bots) are read as they are, without
+    the round trip through a numpy array (a few us of every decision)."""
+    if isinstance(observation, LazyObservation) and observation.legal:
+        return sorted({int(a) for a in observation.legal})
+    return legal_actions(observation).tolist()
 
 
 class Agent(abc.ABC):

@@ -70,16 +70,21 @@ Speed (it is the training opponent, asked ~5 times per learner step). With ``reu
 default) the bot keeps, from one decision to the next, what depends only on inputs that did not
 change, each keyed by the inputs themselves so a kept value is always the one it would compute:
 the value of each location's Safes (beliefs, worths, peek gains) while that location, its unused
-pile and the trust in the Marks' owners are unchanged; the public event log as the bluff model
-reads it, extended with the new events only (:class:`agents.bluff_model.PublicLog`); each player's
-posterior while the part of the view it reads (:func:`agents.bluff_model.record_key`) is unchanged;
-and, shared by every bot of the process, the bluff model's posteriors and day tables. Within a
-challenge window it computes each player's posterior once, and weighs the wait for a likelier
-bluff only when the challenge is worth something on its own (the wait is worth >= 0, so it cannot
-turn a pass into a challenge). The Plan searches the sets of free slots rather than their
-orderings (:func:`best_assignment`). ``reuse=False`` recomputes everything at every decision:
-``tests/test_cheap_opponents.py`` and ``tests/test_heuristic_digest.py`` play both side by side
-and check every decision is the same.
+pile and the trust in the owners of the Marks on its unseen Safes are unchanged; the public event
+log as the bluff model reads it, extended with the new events only
+(:class:`agents.bluff_model.PublicLog`); each player's posterior while the part of the view it
+reads (:func:`agents.bluff_model.record_key`) is unchanged; and, shared by every bot of the
+process, the bluff model's posteriors and day tables. It skips what cannot change an answer: a
+lone use (the leader, a sheet Granuja) whose effect is surely worth more than passing (money
+gained, a peek while a later steal is possible: :meth:`_Ctx.surely_positive`) is taken without
+pricing it. Within a challenge window it computes each player's posterior once, weighs the wait
+for a likelier bluff only when the challenge is worth something on its own (the wait is worth
+>= 0, so it cannot turn a pass into a challenge), and stops reading the rivals' posteriors as
+soon as those read make the wait worth more than the challenge (more cards to come can only raise
+the wait's value). The Plan searches the sets of free slots rather than their orderings
+(:func:`best_assignment`). ``reuse=False`` recomputes everything at every decision, prices every
+use and reads every rival's posterior: ``tests/test_cheap_opponents.py`` and
+``tests/test_heuristic_digest.py`` play both side by side and check every decision is the same.
 """
 
 from __future__ import annotations
@@ -94,7 +99,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, legal_actions
+from agents.base import Agent, legal_ids
 from agents.bluff_model import (
     HandInference,
     PublicLog,
@@ -194,6 +199,7 @@ class _SafeMemo:
         "locations",
         "by_safe",
         "beliefs",
+        "worth",
         "board",
         "board_best",
         "best_peek_gain",
@@ -205,6 +211,7 @@ class _SafeMemo:
         self.locations: list[_LocationMemo] | None = None
         self.by_safe: dict[int, _LocationMemo] = {}  # Safe id -> its location's memo
         self.beliefs: dict[int, dict[int, float]] | None = None
+        self.worth: dict[int, float] = {}  # Safe id -> its worth (all locations', merged)
         self.board: list[int] | None = None
         self.board_best: tuple[float, int | None, float] | None = None
         self.best_peek_gain: dict[tuple, float] = {}  # by (held Safes, day, last day)
@@ -223,18 +230,29 @@ class _SafeMemo:
         )
 
 
+def _expected_worth(dist: Mapping[int, float], safe, extra_match: int = 0) -> float:
+    """Expected tech of holding ``safe`` whose value is distributed as ``dist``: value + matching
+    Marks on it (+ ``extra_match`` if the value is the one this seat knows)."""
+    faces = _faces(safe.marks)
+    return sum(
+        p * (v + faces.get(v, 0) + (extra_match if v == safe.value else 0)) for v, p in dist.items()
+    )
+
+
 class _LocationMemo:
     """One location's Safes as a seat values them: the beliefs over each one's value, its worth
-    and the peek gains asked so far (by Safe and best other steal). They read only that location
-    (its values, Safes and unused pile) and the trust in the Marks' owners (the key), so a bot
-    keeps them while the rest of the table changes."""
+    (computed with the beliefs: nearly every decision that reads one Safe's worth reads them
+    all), the Mark faces on each and the peek gains asked so far (by Safe and best other steal).
+    They read only that location (its values, Safes and unused pile) and the trust in the Marks'
+    owners (the key), so a bot keeps them while the rest of the table changes."""
 
-    __slots__ = ("key", "beliefs", "worth", "gains")
+    __slots__ = ("key", "beliefs", "worth", "faces", "gains")
 
-    def __init__(self, key: tuple | None, beliefs: dict[int, dict[int, float]]) -> None:
+    def __init__(self, key: tuple | None, beliefs: dict[int, dict[int, float]], here) -> None:
         self.key = key
         self.beliefs = beliefs
-        self.worth: dict[int, float] = {}
+        self.worth = {safe.id: _expected_worth(beliefs[safe.id], safe) for safe in here}
+        self.faces = {safe.id: _faces(safe.marks) for safe in here}
         self.gains: dict[tuple[int, float], float] = {}
 
 
@@ -268,6 +286,7 @@ class _Ctx:
         self._peek_value: float | None = None
         self._held: list[float] | None = None
         self._keep: dict[int, float] = {}
+        self._money_changes: dict[tuple[int, int], float] = {}  # (delta, cash) -> value
 
     @_Once
     def me(self):
@@ -350,9 +369,15 @@ class _Ctx:
     def money_change_value(self, delta: int, cash: int | None = None) -> float:
         """Value of gaining (delta > 0) or spending (delta < 0) ``delta`` $ from ``cash``."""
         cash = self.me.money if cash is None else cash
-        if delta >= 0:
-            return sum(self.dollar_value(cash + i) for i in range(delta))
-        return -sum(self.dollar_value(cash - 1 - i) for i in range(-delta))
+        key = (delta, cash)  # the handlers price the same sums again and again
+        got = self._money_changes.get(key)
+        if got is None:
+            if delta >= 0:
+                got = sum(self.dollar_value(cash + i) for i in range(delta))
+            else:
+                got = -sum(self.dollar_value(cash - 1 - i) for i in range(-delta))
+            self._money_changes[key] = got
+        return got
 
     @property
     def last_day(self) -> bool:
@@ -440,6 +465,7 @@ class _Ctx:
                 unused = view.unused_known[loc] if loc < len(view.unused_known) else ()
                 location = self.agent.location_memo(loc, view.seat, values, here, unused, trust)
                 memo.locations.append(location)
+                memo.worth.update(location.worth)
                 for safe in here:
                     memo.by_safe[safe.id] = location
         return memo.locations
@@ -453,30 +479,22 @@ class _Ctx:
                 memo.beliefs.update(location.beliefs)
         return memo.beliefs
 
-    def safe_worth(self, sid: int, extra_match: int = 0) -> float:
-        """Expected tech of holding Safe ``sid``: value + matching Marks on it."""
-        location = self._location_of(sid)
-        if extra_match == 0 and location is not None:
-            got = location.worth.get(sid)
-            if got is None:
-                got = location.worth[sid] = self._safe_worth(sid, 0)
-            return got
-        return self._safe_worth(sid, extra_match)
-
-    def _location_of(self, sid: int) -> _LocationMemo | None:
+    @_Once
+    def worths(self) -> dict[int, float]:
+        """Safe id -> expected tech of holding it (value + matching Marks on it), for every board
+        and held Safe."""
         memo = self.safes
         if memo.locations is None:
             self.locations()
-        return memo.by_safe.get(sid)
+        return memo.worth
 
-    def _safe_worth(self, sid: int, extra_match: int) -> float:
-        safe = self.view.safes[sid]
-        faces = _faces(safe.marks)
-        dist = self.beliefs().get(sid, {})
-        return sum(
-            p * (v + faces.get(v, 0) + (extra_match if v == safe.value else 0))
-            for v, p in dist.items()
-        )
+    def safe_worth(self, sid: int, extra_match: int = 0) -> float:
+        """Expected tech of holding Safe ``sid``: value + matching Marks on it."""
+        if extra_match == 0:
+            got = self.worths.get(sid)
+            if got is not None:
+                return got
+        return _expected_worth(self.beliefs().get(sid, {}), self.view.safes[sid], extra_match)
 
     def board_safes(self) -> list[int]:
         memo = self.safes
@@ -525,28 +543,35 @@ class _Ctx:
             return 0.85
         return 0.35 if self.me.money >= 8 else 0.15
 
+    @_Once
+    def _peek_alternative(self) -> tuple[float, int | None, float, float | None]:
+        """What :meth:`peek_gain` compares a peeked Safe with: (best board worth, that Safe,
+        best other board worth, the worst held worth when a steal would make us abandon one,
+        else None)."""
+        best, best_sid, second = self.board_best()
+        held = self.held_worths()
+        floor = None
+        if len(held) >= self.view.day + (1 if self.days_after_today else 0):
+            floor = min(held)
+        return best, best_sid, second, floor
+
     def peek_gain(self, sid: int) -> float:
         """Expected improvement of our best steal from seeing Safe ``sid`` (unknown, on board)."""
-        best, best_sid, second = self.board_best()
+        best, best_sid, second, floor = self._peek_alternative
         alt = second if sid == best_sid else best  # the best steal if not this Safe
-        held = self.held_worths()
-        if len(held) >= self.view.day + (1 if self.days_after_today else 0):
-            alt = max(alt, min(held))
-        location = self._location_of(sid)
-        if location is None:
-            return self._peek_gain(sid, alt)
+        if floor is not None:
+            alt = max(alt, floor)
+        if self.safes.locations is None:
+            self.locations()
+        location = self.safes.by_safe[sid]
         got = location.gains.get((sid, alt))
         if got is None:
-            got = location.gains[(sid, alt)] = self._peek_gain(sid, alt)
+            faces = location.faces[sid]
+            after = sum(  # +1: our Mark
+                p * max(v + faces.get(v, 0) + 1, alt) for v, p in location.beliefs[sid].items()
+            )
+            got = location.gains[(sid, alt)] = max(0.0, after - max(location.worth[sid], alt))
         return got
-
-    def _peek_gain(self, sid: int, alt: float) -> float:
-        faces = _faces(self.view.safes[sid].marks)
-        mean = self.safe_worth(sid)
-        after = sum(  # +1: our Mark
-            p * max(v + faces.get(v, 0) + 1, alt) for v, p in self.beliefs().get(sid, {}).items()
-        )
-        return max(0.0, after - max(mean, alt))
 
     def peek_value(self) -> float:
         if self._peek_value is None:
@@ -554,7 +579,8 @@ class _Ctx:
         return self._peek_value
 
     def _compute_peek_value(self) -> float:
-        board = [s for s in self.board_safes() if self.view.safes[s].value is None]
+        safes = self.view.safes
+        board = [s for s in self.board_safes() if safes[s].value is None]
         chance = self.future_steal_chance()
         if not board:
             return 0.05
@@ -642,6 +668,22 @@ class _Ctx:
             else:
                 total += UNKNOWN_VERB_VALUE
         return total
+
+    def surely_positive(self, steps) -> bool:
+        """Whether ``effect_value(steps)`` (now) is surely > 0, told without pricing the steps:
+        each step is worth >= 0 and one > 0. Money gained is worth > 0 (every $ is worth at least
+        TIEBREAK_MONEY); a peek is worth > 0 while a later steal is possible (PEEK_BASE, or 0.05
+        with no unseen Safe on the board); a Mark is worth 0 or 0.1. False: price the steps."""
+        positive = False
+        for step in steps:
+            verb = step.verb
+            if verb == "gain_money" and getattr(step, "amount", 0) > 0:
+                positive = True
+            elif verb == "peek_safe" and self.future_steal_chance() > 0:
+                positive = True
+            elif verb != "mark_safe":
+                return False
+        return positive
 
     def requirements_met(self, g) -> bool:
         """Whether the conditions printed on ``g`` hold now (unknown conditions: assumed met)."""
@@ -902,12 +944,16 @@ class HeuristicAgent(Agent):
         """The values of the Safes ``here`` of location ``loc`` (see :func:`_location_beliefs`):
         those of an earlier decision that saw the same, else computed now."""
         if not self.reuse:
-            return _LocationMemo(None, _location_beliefs(seat, values, here, unused_known, trust))
-        key = (seat, values, here, unused_known, tuple(trust.items()))
+            beliefs = _location_beliefs(seat, values, here, unused_known, trust)
+            return _LocationMemo(None, beliefs, here)
+        # the beliefs read the trust in the owners of the rivals' Marks on the unseen Safes
+        # here only: a change of trust in anyone else keeps them
+        read = [trust.get(o, 0.0) for s in here if s.value is None for o, _ in s.marks if o != seat]
+        key = (seat, values, here, unused_known, tuple(read))
         memo = self._locations.get(loc)
         if memo is None or memo.key != key:
             beliefs = _location_beliefs(seat, values, here, unused_known, trust)
-            memo = self._locations[loc] = _LocationMemo(key, beliefs)
+            memo = self._locations[loc] = _LocationMemo(key, beliefs, here)
         return memo
 
     def inference(self, view) -> HandInference:
@@ -922,7 +968,7 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------ entry point
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         require_view(self, view)
-        legal = legal_actions(observation).tolist()
+        legal = legal_ids(observation)
         if len(legal) == 1:
             return legal[0]
         ctx = _Ctx(self, view)
@@ -1050,18 +1096,24 @@ class HeuristicAgent(Agent):
         n = view.num_players
         per_day = view.turns_per_day * n
         later = [(view.first_player + t) % n for t in range(view.turn + 1, per_day)]
+        free = ctx.me.free_henchmen
+        # the target first (its posterior is at hand): with ev increasing, the rivals rated so
+        # far give the wait a lower bound (more cards can only raise the free-th best), which
+        # may already be enough to pass
+        bound = self.reuse and free > 0 and reward >= 0.0 and jail >= 0.0
+        rivals = sorted(
+            (o for o in range(n) if o != view.seat and o in later), key=lambda o: o != target
+        )
         future: list[float] = []
-        for o in range(n):
-            if o == view.seat:
-                continue
-            count = later.count(o)
-            if count == 0:
-                continue
+        for o in rivals:
             result = analysis(o)  # the target's own later cards: given this one too
             future.append(float(result["future_best"]))
-            future += [float(result["future_mean"])] * (count - 1)
+            future += [float(result["future_mean"])] * (later.count(o) - 1)
+            if bound and len(future) >= free and o != rivals[-1]:
+                least = sorted(future, reverse=True)[free - 1]
+                if not ev(b) > max(0.0, ev(least)) * KEEP_DISCOUNT + 0.02:
+                    return A.PASS
         future.sort(reverse=True)
-        free = ctx.me.free_henchmen
         keep = 0.0
         if len(future) >= free:
             keep = max(0.0, ev(future[free - 1])) * KEEP_DISCOUNT
@@ -1069,6 +1121,11 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------ abilities
     def _best_use(self, ctx: _Ctx, legal, *, via_slot: bool):
+        options = [a for a in legal if a != A.PASS]
+        if self.reuse and len(options) == 1 and self._surely_used(ctx, options[0]):
+            best = options[0]  # the one use is worth more than passing: no need to price it
+            self._last_used = None if best == A.LEADER else ctx.me.sheet[best - A.SHEET]
+            return best
         view, me = ctx.view, ctx.me
         best, best_value = A.PASS, 0.0
         for a in legal:
@@ -1099,6 +1156,24 @@ class HeuristicAgent(Agent):
         elif best == A.LEADER:
             self._last_used = None
         return best if best in legal else None
+
+    @staticmethod
+    def _surely_used(ctx: _Ctx, action: int) -> bool:
+        """Whether :meth:`_best_use` values ``action`` (the leader or a sheet Granuja) above 0,
+        told from the verbs of its effect without pricing them (:meth:`_Ctx.surely_positive`)."""
+        if action == A.LEADER:
+            return ctx.surely_positive(ctx.rules.leader.get(ctx.view.context.get("slot"), ()))
+        if not A.SHEET <= action < A.SHEET + A.SHEET_SIZE:
+            return False
+        g = ctx.me.sheet[action - A.SHEET]
+        # granuja_use_value: 0 when its conditions fail; use twice doubles and extra money adds a
+        # positive value; discarding itself costs its tech
+        return (
+            g is not None
+            and ctx.requirements_met(g)
+            and all(s.verb != "discard_self" for s in g.effect)
+            and ctx.surely_positive(g.effect)
+        )
 
     def _on_ability(self, ctx, legal):
         return self._best_use(ctx, legal, via_slot=True)

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Agent, legal_actions
+from agents.base import Agent, legal_ids
 from granujas_env.engine import actions as A
 
 __all__ = ["HonestAgent", "require_view"]
@@ -77,7 +77,7 @@ class HonestAgent(Agent):
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         require_view(self, view)
-        legal = legal_actions(observation).tolist()
+        legal = legal_ids(observation)
         kind = view.decision
         handler = getattr(self, f"_on_{kind}", None)
         choice = handler(view, legal) if handler is not None else None

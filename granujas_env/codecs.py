@@ -371,7 +371,7 @@ class ObservationLayout:
         obs = np.zeros(self.size, dtype=np.float32)
         start = off["saloon"]
         block = obs[start : start + self._granuja_rows * g].reshape(-1, g)
-        np.take(self._granuja_flat, keys, axis=0, out=block)
+        self._granuja_flat.take(keys, axis=0, out=block)  # the method: np.take() wraps it
         obs[idx] = 1.0
         obs[pos] = val
         if len(set(marks)) == len(marks):

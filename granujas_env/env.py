@@ -212,11 +212,12 @@ class raw_env(AECEnv):
         self.infos = {}
         self._set_infos()
 
-    def _set_infos(self) -> None:
+    def _set_infos(self, acted: str | None = None) -> None:
         """Bring ``infos`` up to the game's state. A step changes the info of at most two agents
         before the end (the decision of the one that acted and of the one that acts now): those
         get a new dict, the others keep theirs (never mutated, so an info handed out earlier keeps
-        its values)."""
+        its values). ``acted``: the agent that just acted (then only it and the agent acting now
+        are looked at), None to look at every agent."""
         game = self.game
         infos = self.infos
         if game.game_over:
@@ -232,7 +233,7 @@ class raw_env(AECEnv):
             return
         frame = game.stack[-1]
         acting = self.possible_agents[frame.player]
-        for agent in self.agents:
+        for agent in self.agents if acted is None else (acted, acting):
             decision = frame.kind if agent == acting else ""
             info = infos.get(agent)
             if info is None or info["decision"] != decision:
@@ -334,7 +335,7 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.current_player]
-        self._set_infos()
+        self._set_infos(agent)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -308,6 +308,17 @@ _GRANUJA_CACHE: dict[tuple[int, int, int, int], GranujaView] = {}
 _CATALOGS: dict[int, Catalog] = {}  # keeps every cached catalog alive so its id() stays unique
 
 
+def _granujas(catalog: Catalog, cards: list[Granuja | None]) -> tuple[GranujaView | None, ...]:
+    """:func:`_granuja` of each of ``cards``, the cache read inline (a sheet is read at most
+    decisions)."""
+    get, cid = _GRANUJA_CACHE.get, id(catalog)
+    out = []
+    for g in cards:
+        view = None if g is None else get((cid, g.uid, g.occ, g.trait))
+        out.append(view if view is not None or g is None else _granuja(catalog, g))
+    return tuple(out)
+
+
 def _granuja(catalog: Catalog, g: Granuja | None) -> GranujaView | None:
     if g is None:
         return None
@@ -401,18 +412,19 @@ def _played(source: tuple[Game, SeatView], view: PlayerView) -> tuple[PlayedView
         known = {
             slot: value for day, s, slot, value in seat_view_.known_cards if day == today and s == p
         }
-    return tuple(
-        [
-            _interned(
-                PlayedView,
-                c.slot,
-                c.turn,
-                tuple(c.henchmen),
-                c.value if known is None or c.slot == 0 else known.get(c.slot),
-            )
-            for c in game.players[p].played
-        ]
-    )
+    get = _INTERNED.get  # _interned() inlined, as in _safes()
+    out = []
+    for c in game.players[p].played:
+        key = (
+            PlayedView,
+            c.slot,
+            c.turn,
+            tuple(c.henchmen),
+            c.value if known is None or c.slot == 0 else known.get(c.slot),
+        )
+        obj = get(key)
+        out.append(obj if obj is not None else _interned(*key))
+    return tuple(out)
 
 
 def _on_cards(source: tuple[Game, SeatView], view: PlayerView) -> int:
@@ -433,9 +445,7 @@ _lazy_fields(
         "henchmen_on_cards": _on_cards,
         "marks_left": lambda src, v: tuple(src[0].players[v.seat].marks),
         "safes": lambda src, v: tuple(src[0].players[v.seat].safes),
-        "sheet": lambda src, v: tuple(
-            [_granuja(src[0].catalog, g) for g in src[0].players[v.seat].sheet]
-        ),
+        "sheet": lambda src, v: _granujas(src[0].catalog, src[0].players[v.seat].sheet),
         "played": _played,
     },
 )
@@ -446,22 +456,31 @@ def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
     tuples computed on first read (a bot reads its own sheet and cards, rarely the rivals')."""
     revealed_strategies = bool(getattr(game, "strategies_revealed", False))
     source = (game, view)
+    viewer = view.seat
+    new, set_dict = object.__new__, object.__setattr__
     players = []
     for player in game.players:
-        pv = object.__new__(PlayerView)
-        pv.__dict__.update(
-            seat=player.seat,
-            money=player.money,
-            reputation=player.reputation,
-            free_henchmen=player.free_henchmen,
-            jailed_henchmen=player.jailed_henchmen,
-            destroyed_henchmen=player.destroyed_henchmen,
-            hand_size=len(player.hand),
-            deck_size=len(player.deck),
-            strategy=getattr(player, "strategy", -1)
-            if player.seat == view.seat or revealed_strategies
-            else -1,
-            _source=source,
+        pv = new(PlayerView)
+        seat = player.seat
+        # the instance dict given whole: cheaper than setting the fields one by one (a bot reads
+        # the players at most decisions)
+        set_dict(
+            pv,
+            "__dict__",
+            {
+                "seat": seat,
+                "money": player.money,
+                "reputation": player.reputation,
+                "free_henchmen": player.free_henchmen,
+                "jailed_henchmen": player.jailed_henchmen,
+                "destroyed_henchmen": player.destroyed_henchmen,
+                "hand_size": len(player.hand),
+                "deck_size": len(player.deck),
+                "strategy": getattr(player, "strategy", -1)
+                if seat == viewer or revealed_strategies
+                else -1,
+                "_source": source,
+            },
         )
         players.append(pv)
     return tuple(players)
@@ -505,18 +524,26 @@ def _context(game: Game, view: SeatView) -> dict[str, Any] | None:
     return {k: v if type(v) in _IMMUTABLE else copy.deepcopy(v) for k, v in frame.data.items()}
 
 
-class _PublicHistory:
-    """``game.history`` filtered to PUBLIC_EVENTS, extended with the new events only (the log is
-    append-only; a different list, e.g. after a snapshot is restored, starts over)."""
+class _Logs:
+    """What the views of one game read from its append-only logs, recomputed only when a log grew
+    (or was replaced, e.g. after a snapshot is restored): ``game.history`` filtered to
+    PUBLIC_EVENTS (extended with the new events only), the declared slots of ``game.played_log``
+    and each seat's known card values (``game.known_card_values``: the played log, the reveals and
+    the seat's peeks). The engine only appends to those logs (a day's cards to the last day of
+    the played log, a new day at its end, reveals and peeks at the end), so a log that is the same
+    object with the same lengths holds the same entries."""
 
-    __slots__ = ("source", "length", "events")
+    __slots__ = ("source", "length", "events", "played", "declared", "known")
 
     def __init__(self) -> None:
         self.source: list[tuple] | None = None
         self.length = 0
         self.events: tuple[tuple, ...] = ()
+        self.played: tuple = (None, ())  # (played log, its shape) the declared slots were read from
+        self.declared: tuple[tuple[tuple[int, ...], ...], ...] = ()
+        self.known: dict[int, tuple] = {}  # seat -> (the logs read, their shape, the values)
 
-    def of(self, history: list[tuple]) -> tuple[tuple, ...]:
+    def history(self, history: list[tuple]) -> tuple[tuple, ...]:
         if history is not self.source or len(history) < self.length:
             self.source, self.length, self.events = history, 0, ()
         if len(history) > self.length:
@@ -525,15 +552,59 @@ class _PublicHistory:
             self.length = len(history)
         return self.events
 
+    def declared_slots(self, game: Game) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        log = game.played_log
+        shape = (len(log), *[len(cards) for cards in log[-1]])
+        if log is not self.played[0] or shape != self.played[1]:
+            self.declared = tuple(
+                [
+                    tuple([tuple([slot for slot, _ in cards]) for cards in by_seat])
+                    for by_seat in log
+                ]
+            )
+            self.played = (log, shape)
+        return self.declared
 
-_HISTORIES: weakref.WeakKeyDictionary[Game, _PublicHistory] = weakref.WeakKeyDictionary()
+    def known_cards(self, game: Game, seat: int) -> tuple[tuple[int, int, int, int], ...]:
+        logs = (game.played_log, game.reveals, game.players[seat].peeked)
+        played = logs[0]
+        shape = (len(played), *[len(cards) for cards in played[-1]], len(logs[1]), len(logs[2]))
+        got = self.known.get(seat)
+        if got is None or any(a is not b for a, b in zip(got[0], logs)) or got[1] != shape:
+            got = self.known[seat] = (logs, shape, tuple(game.known_card_values(seat)))
+        return got[2]
 
 
-def _history(game: Game, view: SeatView) -> tuple[tuple, ...]:
-    cache = _HISTORIES.get(game)
-    if cache is None:
-        cache = _HISTORIES[game] = _PublicHistory()
-    return cache.of(game.history)
+_LOGS: weakref.WeakKeyDictionary[Game, _Logs] = weakref.WeakKeyDictionary()
+
+
+def _logs(game: Game) -> _Logs:
+    logs = _LOGS.get(game)
+    if logs is None:
+        logs = _LOGS[game] = _Logs()
+    return logs
+
+
+def _unused_known(game: Game, view: SeatView) -> tuple[tuple[int, ...], ...]:
+    known, safes = game.players[view.seat].known_safes, game.safes
+    return tuple(
+        tuple(sorted([safes[s].value for s in pile if s in known])) for pile in game.unused
+    )
+
+
+_LOCATION_VALUES: dict[int, tuple[Rules, tuple[tuple[int, ...], ...]]] = {}  # by id(rules)
+
+
+def _location_values(game: Game, view: SeatView) -> tuple[tuple[int, ...], ...]:
+    """The rules' Safe values of each location, one tuple per rules object (they never change)."""
+    rules = game.rules
+    got = _LOCATION_VALUES.get(id(rules))
+    if got is None or got[0] is not rules:
+        got = _LOCATION_VALUES[id(rules)] = (
+            rules,
+            tuple(tuple(loc.values) for loc in rules.locations),
+        )
+    return got[1]
 
 
 # Field name -> how to compute it from the game and the (partly built) view: every field of
@@ -543,24 +614,16 @@ _lazy_fields(
     {
         "hand": lambda g, v: tuple(sorted(g.players[v.seat].hand)),
         "own_values": lambda g, v: tuple(tuple(by_seat[v.seat]) for by_seat in g.played_log),
-        "known_cards": lambda g, v: tuple(g.known_card_values(v.seat)),
+        "known_cards": lambda g, v: _logs(g).known_cards(g, v.seat),
         "players": _players,
-        "declared": lambda g, v: tuple(
-            [
-                tuple([tuple([slot for slot, _ in cards]) for cards in by_seat])
-                for by_seat in g.played_log
-            ]
-        ),
+        "declared": lambda g, v: _logs(g).declared_slots(g),
         "reveals": lambda g, v: tuple(g.reveals),
         "safes": _safes,
         "board": lambda g, v: tuple(tuple(row) for row in g.board),
         "unused_counts": lambda g, v: tuple(len(pile) for pile in g.unused),
-        "unused_known": lambda g, v: tuple(
-            tuple(sorted(g.safes[s].value for s in pile if s in g.players[v.seat].known_safes))
-            for pile in g.unused
-        ),
-        "location_values": lambda g, v: tuple(tuple(loc.values) for loc in g.rules.locations),
-        "saloon": lambda g, v: tuple(_granuja(g.catalog, x) for x in g.saloon),
+        "unused_known": _unused_known,
+        "location_values": _location_values,
+        "saloon": lambda g, v: _granujas(g.catalog, g.saloon),
         "saloon_costs": lambda g, v: tuple(
             None if x is None else _hire_cost(g, x, v.seat) for x in g.saloon
         ),
@@ -578,7 +641,7 @@ _lazy_fields(
         "turn_stage": lambda g, v: _turn_stage(g),
         "context": _context,
         "legal_actions": lambda g, v: tuple(g.legal_actions()) if v.acting else (),
-        "history": _history,
+        "history": lambda g, v: _logs(g).history(g.history),
     },
 )
 

@@ -2,16 +2,20 @@
 
 The fast path (lazy seat views shared per decision through ``DecisionViews``, and a heuristic that
 keeps what it computed while its inputs are unchanged: the Safe values, the public log it reads,
-the bluff model's day tables) and the reference path (a complete ``seat_view`` snapshot per
-decision and ``HeuristicAgent(reuse=False)``, which recomputes everything) play whole games side
-by side, on every player count, both game lengths, with and without Strategy cards, heuristic and
-honest seats: every decision must be the same. The Plan search over slot sets is checked against
-the search over every ordering it replaced, at every Plan of those games and on random values.
+the bluff model's day tables, and skips what cannot change its answer: pricing a lone use it
+surely takes, the rivals' posteriors once a challenge is surely not worth it) and the reference
+path (a complete ``seat_view`` snapshot per decision and ``HeuristicAgent(reuse=False)``, which
+recomputes everything) play whole games side by side, on every player count, both game lengths,
+with and without Strategy cards, heuristic and honest seats: every decision must be the same. The
+Plan search over slot sets is checked against the search over every ordering it replaced, at every
+Plan of those games and on random values. The training env's games are pinned: digests recorded
+before its cheaper paths.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
 import pickle
 import random
@@ -21,10 +25,12 @@ import pytest
 
 import agents.heuristic as heuristic
 from agents import HeuristicAgent, HonestAgent
+from agents.base import LazyObservation, legal_actions, legal_ids
 from agents.bluff_model import PublicLog
 from granujas_env.engine import Game, GameConfig
 from granujas_env.engine import actions as A
 from granujas_env.view import DecisionViews, seat_view
+from train.single_seat import SingleSeatEnv
 
 
 def brute_force_assignment(cards, free, parts, bait, bluff_cost):
@@ -124,6 +130,98 @@ def test_fast_and_reference_paths_decide_the_same(
     compared = _side_by_side(kinds, length, strategy, seeds)
     assert compared > 100 * len(seeds)  # whole games
     assert checked_plans[0] > 0  # the Plan search ran, and agreed with the brute force
+
+
+def test_the_shortcuts_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast heuristic takes its shortcuts (a lone use taken unpriced, a challenge passed
+    before every rival's posterior is read) and still decides as the reference, which prices
+    everything."""
+    used = [0]
+    analyses = {True: 0, False: 0}  # by reuse
+    surely_used, analysis = HeuristicAgent._surely_used, HeuristicAgent.analysis
+
+    def counted_use(ctx, action):
+        taken = surely_used(ctx, action)
+        used[0] += taken
+        return taken
+
+    def counted_analysis(bot, view, seat):
+        analyses[bot.reuse] += 1
+        return analysis(bot, view, seat)
+
+    monkeypatch.setattr(HeuristicAgent, "_surely_used", staticmethod(counted_use))
+    monkeypatch.setattr(HeuristicAgent, "analysis", counted_analysis)
+    fast, reference = _bots("hhhh", 3, True), _bots("hhhh", 3, False)
+    for seed in (21, 22):
+        game = Game(GameConfig(4, "short", False), seed=seed)
+        views = DecisionViews(game)
+        while not game.game_over:
+            seat, observation = game.current_player, _mask(game.legal_actions())
+            action = fast[seat].act(observation, view=views(seat))
+            assert action == reference[seat].act(observation, view=seat_view(game, seat))
+            views.expire()
+            game.apply(action)
+    assert used[0] > 20
+    assert 0 < analyses[True] < 0.8 * analyses[False]
+
+
+def test_legal_ids_are_the_legal_actions() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        legal = sorted(rng.sample(range(A.NUM_ACTIONS), rng.randint(1, 12)))
+        shuffled = rng.sample(legal, len(legal)) + legal[:2]  # any order, repeats
+        for observation in (_mask(legal), LazyObservation(shuffled, A.NUM_ACTIONS, lambda: None)):
+            ids = legal_ids(observation)
+            assert ids == legal_actions(observation).tolist() == legal
+            assert all(type(a) is int for a in ids)
+    with pytest.raises(ValueError, match="no legal action"):
+        legal_ids({"action_mask": np.zeros(A.NUM_ACTIONS, dtype=np.int8)})
+
+
+def single_seat_digest(mode: str, players, advisor: str | None, steps: int, seed: int) -> str:
+    """A hash of everything a SingleSeatEnv (train.train's reward settings, heuristic and honest
+    opponents) shows over ``steps`` steps of a seeded random learner: every observation, mask,
+    reward, flag and info. The same digest: the same games, decision by decision."""
+    env = SingleSeatEnv(
+        num_players=players,
+        decisions=mode,
+        opponents=["heuristic", "honest"],
+        reward="score",
+        shaping=1.0,
+        seed=seed,
+        advisor=advisor,
+    )
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    obs, info = env.reset(seed=seed)
+    h.update(obs.tobytes())
+    h.update(repr(sorted(info.items())).encode())
+    for _ in range(steps):
+        mask = env.action_masks()
+        h.update(mask.tobytes())
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        h.update(obs.tobytes())
+        h.update(repr((reward, terminated, truncated, sorted(info.items()))).encode())
+        if terminated:
+            obs, info = env.reset()
+            h.update(obs.tobytes())
+            h.update(repr(sorted(info.items())).encode())
+    return h.hexdigest()[:16]
+
+
+# Recorded before the cheaper env steps, views and heuristic shortcuts (every decision of every
+# bot, the learner's observations and rewards): a change of any decision changes them. To
+# re-record after a change of behaviour on purpose: print(single_seat_digest(*key)) for each key.
+RECORDED_GAMES = {
+    ("full", (2, 3, 4), None, 1500, 1): "4fdc33abc95ee746",
+    ("bluff", 4, "heuristic", 250, 2): "00f82474dbbeb9ed",
+    ("safe", (3, 4), "heuristic", 250, 3): "9d9c07bca8b28231",
+}
+
+
+@pytest.mark.parametrize("key", list(RECORDED_GAMES))
+def test_training_env_games_are_the_recorded_ones(key: tuple) -> None:
+    assert single_seat_digest(*key) == RECORDED_GAMES[key]
 
 
 def test_plan_search_matches_the_brute_force_on_random_values() -> None:

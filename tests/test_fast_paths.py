@@ -1,9 +1,12 @@
 """The env's fast paths give exactly what the plain ones gave: the observation encoder (Granuja
-table, one block write), the step infos (only the changed ones rebuilt), the lazy observation
-handed to bots and its legal ids (no mask round trip)."""
+table, one block write), the step infos (only the changed ones rebuilt, only the agents a step
+can change looked at), the lazy observation handed to bots and its legal ids (no mask round
+trip), the seat views' fields read from the game's logs (kept per game while the logs only grew).
+"""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from typing import Any
@@ -13,8 +16,10 @@ import pytest
 
 from agents.base import LazyObservation, legal_actions
 from granujas_env.codecs import MODIFIER_LIST, SLOTS, TIMING_LIST
+from granujas_env.engine import Game, GameConfig
 from granujas_env.engine import actions as A
 from granujas_env.env import raw_env
+from granujas_env.view import PUBLIC_EVENTS, seat_view
 from train.single_seat import SingleSeatEnv
 
 
@@ -207,3 +212,34 @@ def test_granuja_table_holds_each_card_pair_features() -> None:
             expected[cost + 1] = (occ_card.tech + trait_card.tech) / 3.0
             assert vec.tobytes() == expected.tobytes(), (o, t)
             assert not vec.flags.writeable
+
+
+def test_view_fields_of_the_game_logs_follow_the_game() -> None:
+    """Declared slots, known card values and public events, kept per game while its logs only
+    grow, are those read from the game at every step, in copies of the game (their own logs,
+    played on differently) too."""
+    peeked = reveals = 0
+    for seed, players, length, cards in ((31, 4, "long", True), (32, 3, "long", False)):
+        rng = random.Random(seed)
+        games = [Game(GameConfig(players, length, cards), seed=seed)]
+        steps = 0
+        while not all(game.game_over for game in games):
+            for game in games:
+                for seat in range(players):
+                    view = seat_view(game, seat, lazy=True)
+                    assert view.declared == tuple(
+                        tuple(tuple(slot for slot, _ in cards) for cards in by_seat)
+                        for by_seat in game.played_log
+                    )
+                    assert view.known_cards == tuple(game.known_card_values(seat))
+                    assert view.history == tuple(
+                        e for e in game.history if e and e[0] in PUBLIC_EVENTS
+                    )
+                if not game.game_over:
+                    game.apply(rng.choice(game.legal_actions()))
+            steps += 1
+            if steps in (150, 400):
+                games.append(copy.deepcopy(games[0]))
+            peeked += sum(bool(p.peeked) for p in games[0].players)
+            reveals += bool(games[0].reveals)
+    assert peeked and reveals  # the known values came from peeks and reveals too

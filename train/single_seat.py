@@ -182,6 +182,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.seat = 0
         self.agent = ""
         self.opponents: list[Any] = []  # per seat: the bot (None at the learner's seat)
+        self._deciders: list[tuple[Any, bool, bool]] = []  # per seat, see _start_game
         self.opponent_specs: list[Any] = []
         self._pending = 0.0  # rewards of the learner's seat not yet delivered
         self._phi = 0.0
@@ -369,6 +370,12 @@ class SingleSeatEnv(gymnasium.Env):
         bots = [*self.opponents, self._delegate, self._advisor]
         for bot in {id(b): b for b in bots if b is not None}.values():
             bot.reset(seed=self._rng.getrandbits(31))
+        # per seat, the bot that plays the decisions _advance does not leave to the learner:
+        # (bot, whether it reads the view, whether it is a frozen model to yield), looked up once
+        self._deciders = [
+            (bot, getattr(bot, "wants_view", True), isinstance(bot, PolicyAgent))
+            for bot in (self._delegate if s == self.seat else self.opponents[s] for s in range(n))
+        ]
         self._pending = 0.0
         self._phi = 0.0
         self.episode_reward = 0.0
@@ -391,6 +398,7 @@ class SingleSeatEnv(gymnasium.Env):
         game, env = self.game, self.env
         learner, decisions = self.seat, self.decisions
         num_actions = self.action_space.n
+        deciders, views, step = self._deciders, self._views, self._step_env
         while not game.game_over:
             frame = game.stack[-1]
             seat = frame.player
@@ -399,16 +407,16 @@ class SingleSeatEnv(gymnasium.Env):
             legal = game.legal_actions()
             if len(legal) == 1:  # a forced move: no bot to ask (every bot would play it)
                 self.forced_steps += 1
-                self._step_env(int(legal[0]))
+                step(int(legal[0]))
                 continue
-            bot = self._delegate if seat == learner else self.opponents[seat]
+            bot, wants_view, frozen = deciders[seat]
             observation = lazy_observation(env, env.agent_selection, legal, num_actions)
-            view = self._views(seat) if getattr(bot, "wants_view", True) else None
-            if isinstance(bot, PolicyAgent):
+            view = views(seat) if wants_view else None
+            if frozen:
                 action = yield bot, observation, view
             else:
                 action = bot.act(observation, view=view)
-            self._step_env(int(action))
+            step(int(action))
 
     def _potential(self) -> float:
         game = self.game
