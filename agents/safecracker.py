@@ -422,7 +422,7 @@ class SafecrackerAgent(HeuristicAgent):
             return super().location_memo(loc, seat, values, here, unused_known, trust)
         beliefs = {safe.id: {safe.value: 1.0} for safe in here if safe.value is not None}
         beliefs.update((safe.id, dist) for safe, dist in zip(unseen, marginals))
-        memo = _LocationMemo(key, beliefs)
+        memo = _LocationMemo(key, beliefs, here)
         if self.reuse:
             self._locations[loc] = memo
         return memo

@@ -341,3 +341,18 @@ def test_safe_marks_writes_a_model_the_bot_loads_and_keeps_the_cards_other_keys(
     empty.write_text("{}")
     with pytest.raises(ValueError, match="no mark_model.locations"):
         MarkModel.from_card(empty)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_safecracker_tables_play_whole_games_and_its_kept_beliefs_change_nothing(seed: int) -> None:
+    """Four safecrackers (their own Safe beliefs, kept between decisions) play a whole game, and
+    the game is the one they play when every belief is recomputed (``reuse=False``)."""
+
+    def play(reuse: bool) -> dict:
+        bots = [agents.make("safecracker", reuse=reuse) for _ in range(4)]
+        config = {"num_players": 4, "game_length": "short"}
+        return play_game(config, bots, seed=seed, bot_seeds=[1, 2, 3, 4])
+
+    kept = play(True)
+    assert kept["winner"] in range(4) and kept["steps"] > 0
+    assert kept == play(False)
