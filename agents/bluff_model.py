@@ -30,9 +30,11 @@ the risk of a bluff.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+
+import numpy as np
 
 __all__ = [
     "DEFAULT_TYPES",
@@ -65,9 +67,10 @@ DEFAULT_TYPES: tuple[PlayerType, ...] = (
 )
 
 
-# day tables kept per HandInference, least recently used dropped first: ~4.6 kB each, so ~38 MB
-# at most; 250 four-player games use ~5,300 distinct tables, hit ~77% of the time
-TABLE_CACHE_SIZE = 8192
+# day tables kept per HandInference (the types' tables of one day's record together), least
+# recently used dropped first: ~29 kB each (4 types), so ~60 MB at most; 250 four-player games
+# use ~1,300 distinct ones, hit ~77% of the time
+TABLE_CACHE_SIZE = 2048
 
 
 def _masks(n_values: int, size: int) -> list[int]:
@@ -119,16 +122,45 @@ class HandInference:
         ]
         # cards left -> (a card, the cards left once it is played), in increasing value order
         self._children = [[(v, m & ~(1 << v)) for v in self._bits[m]] for m in range(1 << n)]
-        self._z_cache: dict[tuple[int, int, int], float] = {}
-        self._z_rows: dict[tuple[int, int], list[float]] = {}
-        self._future_cache: dict[tuple[int, int, int], tuple[float, float]] = {}
+        self._arrays()
+        self._z_rows: dict[tuple[int, int], np.ndarray] = {}
+        self._play_rows: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._future_rows: dict[tuple[int, int, bool], np.ndarray] = {}
         self._day_cache: dict[tuple, tuple[list[dict[int, float]], list[float]]] = {}
         self._analysis_cache: dict[tuple, dict[str, object]] = {}
-        # day tables by (type, declared slots, known values, want_future): one day's declared
-        # slots recur across players, days and games; None recomputes them every time
-        self._table_cache: dict[tuple, dict[int, tuple[float, float, float, float]]] | None = (
-            {} if memo_tables else None
-        )
+        # day tables by (declared slots, known values, want_future): one day's declared slots
+        # recur across players, days and games; None recomputes them every time
+        self._table_cache: dict[tuple, tuple[dict, ...]] | None = {} if memo_tables else None
+
+    def _arrays(self) -> None:
+        """The numpy form of the enumeration, for :meth:`_compute_day_tables`: each set of cards
+        of size k is a position in ``_by_size[k]``; child c of each (the c-th card by value) is
+        ``_child_values[k][c]`` (value index), leaving the set at ``_child_rests[k][c]`` (position
+        in size k - 1)."""
+        position = [{m: i for i, m in enumerate(masks)} for masks in self._by_size]
+        self._child_values: list[np.ndarray] = [np.zeros((0, 1), dtype=np.intp)]
+        self._child_rests: list[np.ndarray] = [np.zeros((0, 1), dtype=np.intp)]
+        for k in range(1, len(self._by_size)):
+            masks = self._by_size[k]
+            kids = [self._children[m] for m in masks]
+            self._child_values.append(np.array([[kid[c][0] for kid in kids] for c in range(k)]))
+            self._child_rests.append(
+                np.array([[position[k - 1][kid[c][1]] for kid in kids] for c in range(k)])
+            )
+        zero = self.index.get(0)
+        zero_bit = 0 if zero is None else 1 << zero
+        # a set holding the 0 -> the position of the set without it (a 0 played face up)
+        self._has_zero = [np.array([bool(m & zero_bit) for m in ms]) for ms in self._by_size]
+        self._zero_rests = [
+            np.array([position[k - 1][m & ~zero_bit] if m & zero_bit else 0 for m in ms])
+            if k
+            else np.zeros(len(ms), dtype=np.intp)
+            for k, ms in enumerate(self._by_size)
+        ]
+        self._match = np.array(self.match_slot)
+        self._value_array = np.array(self.values)
+        self._lam = np.array([[ptype.lam] for ptype in self.types])
+        self._beta = np.array([list(ptype.beta) for ptype in self.types])
 
     # -------------------------------------------------------------- the deck cycle
     def _transition(self) -> dict[int, list[tuple[int, float]]]:
@@ -164,113 +196,121 @@ class HandInference:
     # -------------------------------------------------------------- one day's plays
     def _z(self, t: int, hand_left: int, free: int) -> float:
         """Normaliser of the softmax over (card, slot) pairs for type ``t``."""
-        key = (t, hand_left, free)
-        z = self._z_cache.get(key)
-        if z is None:
-            ptype = self.types[t]
-            lam, beta = ptype.lam, ptype.beta
-            left = self._bits[hand_left]
-            z = len(left) * sum(beta[s - 1] for s in self.slots if free & self._slot_bit[s])
-            for v in left:
-                s = self.match_slot[v]
-                if s > 0 and free & self._slot_bit[s]:
-                    z += lam - beta[s - 1]
-            self._z_cache[key] = z
+        ptype = self.types[t]
+        lam, beta = ptype.lam, ptype.beta
+        left = self._bits[hand_left]
+        z = len(left) * sum(beta[s - 1] for s in self.slots if free & self._slot_bit[s])
+        for v in left:
+            s = self.match_slot[v]
+            if s > 0 and free & self._slot_bit[s]:
+                z += lam - beta[s - 1]
         return z
 
     def _day_table(
         self, t: int, seq: tuple[int, ...], revealed: tuple[tuple[int, int], ...], want_future: bool
     ) -> dict[int, tuple[float, float, float, float]]:
-        """For every hand and type ``t``: (P(declared slots ``seq`` [, revealed values] | hand),
-        the part of it in which the last card of ``seq`` is a bluff, and, if ``want_future``, the
-        probability-weighted best and mean bluff probability of the cards still in hand; see
-        :meth:`analyze`). Memoised on (play index, cards left), and whole in ``_table_cache``."""
-        cache = self._table_cache
-        if cache is not None:
-            key = (t, seq, revealed, want_future)
-            table = cache.pop(key, None)
-            if table is None:
-                if len(cache) >= TABLE_CACHE_SIZE:
-                    del cache[next(iter(cache))]  # the least recently used
-                table = self._compute_day_table(t, seq, revealed, want_future)
-            cache[key] = table  # (re)inserted last: the dict's order is the order of use
-            return table
-        return self._compute_day_table(t, seq, revealed, want_future)
+        """Type ``t``'s table of :meth:`_day_tables`."""
+        return self._day_tables(seq, revealed, want_future)[t]
 
-    def _compute_day_table(
-        self, t: int, seq: tuple[int, ...], revealed: tuple[tuple[int, int], ...], want_future: bool
-    ) -> dict[int, tuple[float, float, float, float]]:
+    def _day_tables(
+        self, seq: tuple[int, ...], revealed: tuple[tuple[int, int], ...], want_future: bool
+    ) -> tuple[dict[int, tuple[float, float, float, float]], ...]:
+        """For every type and hand: (P(declared slots ``seq`` [, revealed values] | hand), the
+        part of it in which the last card of ``seq`` is a bluff, and, if ``want_future``, the
+        probability-weighted best and mean bluff probability of the cards still in hand; see
+        :meth:`analyze`), one dict per type; whole in ``_table_cache``. Every caller reads every
+        type, so the types are computed (and kept) together."""
+        cache = self._table_cache
+        if cache is None:
+            return self._compute_day_tables(seq, revealed, want_future)
+        key = (seq, revealed, want_future)
+        tables = cache.pop(key, None)
+        if tables is None:
+            if len(cache) >= TABLE_CACHE_SIZE:
+                del cache[next(iter(cache))]  # the least recently used
+            tables = self._compute_day_tables(seq, revealed, want_future)
+        cache[key] = tables  # (re)inserted last: the dict's order is the order of use
+        return tables
+
+    def _compute_day_tables(
+        self, seq: tuple[int, ...], revealed: tuple[tuple[int, int], ...], want_future: bool
+    ) -> tuple[dict[int, tuple[float, float, float, float]], ...]:
         # Bottom-up over the plays of ``seq``, last first: the value of (play index j, cards left)
-        # for every set of cards left (hand_size - j of them), each play summed over the cards
-        # that may have made it, in increasing value order.
-        ptype = self.types[t]
-        lam, beta = ptype.lam, ptype.beta
-        match, slot_bit, values = self.match_slot, self._slot_bit, self.values
+        # for every set of cards left (hand_size - j of them), as arrays [column, type, set]. Each
+        # play sums over the cards that may have made it in increasing value order, one array
+        # operation per card, so every entry is the same sum of the same products, to the last
+        # bit, as the plain recursion over hands (tests/test_heuristic_digest.py). A card that
+        # cannot have made the play adds 0.0 (every term is >= 0: adding 0.0 changes nothing).
+        slot_bit = self._slot_bit
         rev = dict(revealed)
         last = len(seq) - 1
-        zero = self.index.get(0)
-        zero_bit = 0 if zero is None else 1 << zero
         frees = [self._all_free]
         for slot in seq:
             frees.append(frees[-1] & ~slot_bit.get(slot, 0))
-        nothing = (0.0, 0.0, 0.0, 0.0)
         top = min(len(seq), self.hand_size)
         if top == len(seq):  # every play explained: P(nothing more to explain) = 1
-            free = frees[top]
-            below = {}
-            for hand_left in self._by_size[self.hand_size - top]:
-                if want_future:
-                    best, mean = self._future(t, hand_left, free)
-                    below[hand_left] = (1.0, 0.0, best, mean)
-                else:
-                    below[hand_left] = (1.0, 0.0, 0.0, 0.0)
+            below = self._future_row(frees[top], self.hand_size - top, want_future)
         else:  # more plays than cards in hand
-            below = {0: nothing}
-        children = self._children
+            below = np.zeros((4, len(self.types), 1))
         for j in range(top - 1, -1, -1):
-            free, slot, want = frees[j], seq[j], rev.get(j)
-            level = {}
+            size, slot = self.hand_size - j, seq[j]
             if slot not in slot_bit:  # a 0 played face up (public): no slot, no bluff
-                for hand_left in self._by_size[self.hand_size - j]:
-                    level[hand_left] = (
-                        below[hand_left & ~zero_bit] if hand_left & zero_bit else nothing
-                    )
-                below = level
+                below = np.where(self._has_zero[size], below[:, :, self._zero_rests[size]], 0.0)
                 continue
-            bluff_weight, is_last = beta[slot - 1], j == last
-            z_row = self._z_row(t, free)
-            for hand_left in self._by_size[self.hand_size - j]:
-                z = z_row[hand_left]
-                if not z > 0.0:
-                    level[hand_left] = nothing
-                    continue
-                # the weight of a pair over z: lam for the card that matches the slot
-                p_honest, p_bluff = lam / z, bluff_weight / z
-                total = bluff = fbest = fmean = 0.0
-                for v, rest in children[hand_left]:
-                    if want is not None and values[v] != want:
-                        continue
-                    ct, cb, cf, cm = below[rest]
-                    if match[v] == slot:
-                        p = p_honest
-                    else:
-                        p = p_bluff
-                        if is_last:
-                            cb = ct  # the last card is the bluff
-                    total += p * ct
-                    bluff += p * cb
-                    if want_future:  # else every future value is 0.0
-                        fbest += p * cf
-                        fmean += p * cm
-                level[hand_left] = (total, bluff, fbest, fmean)
-            below = level
-        return {hand: below[hand] for hand in self.hands}
+            p, honest = self._plays(frees[j], size, slot)
+            want = rev.get(j)
+            if want is not None:
+                p = np.where(self._value_array[self._child_values[size]] == want, p, 0.0)
+            child = below[:, :, self._child_rests[size]]  # [column, type, card, set]
+            if j == last:  # the last card is the bluff
+                child[1] = np.where(honest, child[1], child[0])
+            terms = child * p
+            below = terms[:, :, 0]
+            for c in range(1, size):
+                below = below + terms[:, :, c]
+        hands = self._by_size[self.hand_size]
+        return tuple(
+            dict(zip(hands, zip(*columns))) for columns in below.transpose(1, 0, 2).tolist()
+        )
 
-    def _z_row(self, t: int, free: int) -> list[float]:
-        """:meth:`_z` of type ``t`` and free slots ``free`` for every set of cards left."""
-        row = self._z_rows.get((t, free))
+    def _plays(self, free: int, size: int, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """(P(a card was played into ``slot``) [type, card, set] for every set of ``size`` cards
+        left and ``free`` slots, each card in increasing value order: its pair's weight over
+        :meth:`_z`, 0.0 where z is not > 0; whether each card matches ``slot`` [card, set])."""
+        key = (free, size, slot)
+        got = self._play_rows.get(key)
+        if got is None:
+            z = self._z_rows.get((free, size))
+            if z is None:  # the same for every slot
+                masks, types = self._by_size[size], range(len(self.types))
+                z = self._z_rows[(free, size)] = np.array(
+                    [[self._z(t, m, free) for m in masks] for t in types]
+                )
+            explained = z > 0.0
+            z = np.where(explained, z, 1.0)
+            # the weight of a pair over z: lam for the card that matches the slot
+            p_honest, p_bluff = self._lam / z, self._beta[:, slot - 1 : slot] / z
+            honest = self._match[self._child_values[size]] == slot
+            p = np.where(honest, p_honest[:, None, :], p_bluff[:, None, :])
+            p = np.where(explained[:, None, :], p, 0.0)
+            p.flags.writeable = honest.flags.writeable = False  # shared by the tables
+            got = self._play_rows[key] = (p, honest)
+        return got
+
+    def _future_row(self, free: int, size: int, want_future: bool) -> np.ndarray:
+        """The table of a day whose plays are all explained, [column, type, set of ``size``
+        cards left]: (1, 0, :meth:`_future` if ``want_future`` else (0, 0))."""
+        key = (free, size, want_future)
+        row = self._future_rows.get(key)
         if row is None:
-            row = self._z_rows[(t, free)] = [self._z(t, m, free) for m in range(self.full + 1)]
+            masks = self._by_size[size]
+            row = np.zeros((4, len(self.types), len(masks)))
+            row[0] = 1.0
+            if want_future:
+                for t in range(len(self.types)):
+                    row[2:, t] = np.array([self._future(t, m, free) for m in masks]).T
+            row.flags.writeable = False  # shared by the tables of every such day
+            self._future_rows[key] = row
         return row
 
     def _future(self, t: int, hand_left: int, free: int) -> tuple[float, float]:
@@ -278,53 +318,44 @@ class HandInference:
         with no free matching slot is a forced bluff; another one is bluffed with the type's
         voluntary rate. Honest types keep forced bluffs for last, so the best card to challenge
         is a bluff with P(at least one forced bluff)."""
-        key = (t, hand_left, free)
-        got = self._future_cache.get(key)
-        if got is not None:
-            return got
         ptype = self.types[t]
         left = self._bits[hand_left]
         if not left:
-            out = (0.0, 0.0)
+            return (0.0, 0.0)
+        slot_bit = self._slot_bit
+        free_slots = [s for s in self.slots if free & slot_bit[s]]
+        nf = len(free_slots)
+        forced = sum(
+            1 for v in left if self.match_slot[v] <= 0 or not free & slot_bit[self.match_slot[v]]
+        )
+        if nf <= 1:
+            voluntary = 0.0
         else:
-            slot_bit = self._slot_bit
-            free_slots = [s for s in self.slots if free & slot_bit[s]]
-            nf = len(free_slots)
-            forced = sum(
-                1
-                for v in left
-                if self.match_slot[v] <= 0 or not free & slot_bit[self.match_slot[v]]
-            )
-            if nf <= 1:
-                voluntary = 0.0
-            else:
-                b = sum(ptype.beta[s - 1] for s in free_slots) / nf
-                voluntary = b * (nf - 1) / (ptype.lam + b * (nf - 1))
-            mean = (forced + (len(left) - forced) * voluntary) / len(left)
-            out = (max(voluntary, 1.0 if forced else 0.0), mean)
-        self._future_cache[key] = out
-        return out
+            b = sum(ptype.beta[s - 1] for s in free_slots) / nf
+            voluntary = b * (nf - 1) / (ptype.lam + b * (nf - 1))
+        mean = (forced + (len(left) - forced) * voluntary) / len(left)
+        return (max(voluntary, 1.0 if forced else 0.0), mean)
 
     # -------------------------------------------------------------- posterior
     def _evidence(
-        self, days: Sequence[tuple[tuple[int, ...], dict[int, int]]]
+        self, days: tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], ...]
     ) -> tuple[list[dict[int, float]], list[float]]:
         """Per type: posterior over the hand at the start of the *next* day, and log-free
-        evidence (product of per-day likelihoods), for fully played days."""
-        key = tuple((seq, tuple(sorted(rev.items()))) for seq, rev in days)
-        cached = self._day_cache.get(key)
+        evidence (product of per-day likelihoods), for fully played ``days`` (declared slots,
+        sorted (play index, revealed value) pairs: :func:`past_days_key`)."""
+        cached = self._day_cache.get(days)
         if cached is not None:
             return cached
         if days:
             priors, evidence = self._evidence(days[:-1])
-            seq, rev = days[-1]
+            seq, rev_key = days[-1]
         else:
             uniform = {m: 1.0 / len(self.hands) for m in self.hands}
             out = ([dict(uniform) for _ in self.types], [1.0] * len(self.types))
-            self._day_cache[key] = out
+            self._day_cache[days] = out
             return out
         next_priors, next_evidence = [], []
-        rev_key = tuple(sorted(rev.items()))
+        tables = self._day_tables(seq, rev_key, False) if len(seq) == self.hand_size else ()
         for t, _ptype in enumerate(self.types):
             prior = priors[t]
             if len(seq) != self.hand_size:  # broken cycle: forget the hand, keep the type weight
@@ -333,7 +364,7 @@ class HandInference:
                 continue
             post: dict[int, float] = {}
             norm = 0.0
-            table = self._day_table(t, tuple(seq), rev_key, False)
+            table = tables[t]
             for hand, p in prior.items():
                 if p <= 0.0:
                     continue
@@ -351,7 +382,7 @@ class HandInference:
         out = (next_priors, next_evidence)
         if len(self._day_cache) > 20_000:
             self._day_cache.clear()
-        self._day_cache[key] = out
+        self._day_cache[days] = out
         return out
 
     def analyze(
@@ -373,16 +404,18 @@ class HandInference:
         """
         known_key = tuple(sorted((today_known or {}).items()))
         excluded_mask = sum(1 << self.index[v] for v in set(excluded) if v in self.index)
-        key = (tuple(past_days_key(past_days)), tuple(today), known_key, excluded_mask)
+        days = tuple(past_days_key(past_days))
+        key = (days, tuple(today), known_key, excluded_mask)
         cached = self._analysis_cache.get(key)
         if cached is not None:
             return cached
-        priors, evidence = self._evidence(tuple(past_days))
+        priors, evidence = self._evidence(days)
         seq = tuple(today)
         weights, parts = [], []
+        tables = self._day_tables(seq, known_key, True)
         for t, ptype in enumerate(self.types):
             total = bluff = best = mean = 0.0
-            table = self._day_table(t, seq, known_key, True)
+            table = tables[t]
             for hand, p in priors[t].items():
                 if p <= 0.0 or hand & excluded_mask:
                     continue
@@ -437,7 +470,10 @@ def shared_inference(
     return inference
 
 
-def past_days_key(past_days):
+def past_days_key(
+    past_days: Sequence[tuple[Sequence[int], dict[int, int]]],
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+    """Each of ``past_days`` as a hashable (declared slots, sorted (play index, value) pairs)."""
     return ((tuple(seq), tuple(sorted(rev.items()))) for seq, rev in past_days)
 
 

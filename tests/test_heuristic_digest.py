@@ -19,7 +19,14 @@ import random
 import numpy as np
 
 from agents import HeuristicAgent, HonestAgent
-from agents.bluff_model import HandInference, PublicLog, public_record, record_key, today_evidence
+from agents.bluff_model import (
+    HandInference,
+    PlayerType,
+    PublicLog,
+    public_record,
+    record_key,
+    today_evidence,
+)
 from agents.heuristic import HENCHMAN_VALUE, KEEP_DISCOUNT, RIVAL_REP_WEIGHT, _Ctx
 from agents.random_agent import RandomAgent
 from granujas_env.engine import Game, GameConfig
@@ -205,3 +212,27 @@ def test_day_tables_equal_the_plain_recursion_exactly() -> None:
                     assert model._day_table(t, seq, revealed, want_future) == expected
                     checked += 1
     assert checked > 1200
+
+
+def test_day_tables_equal_the_plain_recursion_for_other_types_and_hand_sizes() -> None:
+    """Also where some hands cannot have made a play at all (a strictly honest type: z = 0 when
+    no card left matches a free slot), for a type that never bluffs into one slot, and for
+    another hand size; every type's table comes from one computation."""
+    types = (
+        PlayerType("strictly honest", 0.3, 1.0, (0.0,) * 6),
+        PlayerType("no slot-4 bluffs", 0.7, 3.0, (0.5, 2.0, 1.0, 0.0, 4.0, 1.0)),
+    )
+    rng = random.Random(8)
+    checked = unexplained = 0
+    for model in (HandInference(types=types), HandInference(hand_size=3, types=types)):
+        for _ in range(60):
+            seq = tuple(rng.sample(range(7), rng.randint(0, model.hand_size + 1)))
+            revealed = ((0, rng.randrange(7)),) if seq and rng.random() < 0.4 else ()
+            for want_future in (False, True):
+                tables = model._day_tables(seq, revealed, want_future)
+                for t in range(len(types)):
+                    expected = reference_day_table(model, t, seq, revealed, want_future)
+                    assert tables[t] == expected
+                    unexplained += sum(1 for entry in expected.values() if entry[0] == 0.0)
+                    checked += 1
+    assert checked == 480 and unexplained > 100
