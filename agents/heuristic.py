@@ -230,10 +230,13 @@ class _SafeMemo:
         )
 
 
-def _expected_worth(dist: Mapping[int, float], safe, extra_match: int = 0) -> float:
+def _expected_worth(
+    dist: Mapping[int, float], safe, extra_match: int = 0, faces: Mapping[int, int] | None = None
+) -> float:
     """Expected tech of holding ``safe`` whose value is distributed as ``dist``: value + matching
-    Marks on it (+ ``extra_match`` if the value is the one this seat knows)."""
-    faces = _faces(safe.marks)
+    Marks on it (+ ``extra_match`` if the value is the one this seat knows); ``faces``: its Mark
+    faces when already counted."""
+    faces = _faces(safe.marks) if faces is None else faces
     return sum(
         p * (v + faces.get(v, 0) + (extra_match if v == safe.value else 0)) for v, p in dist.items()
     )
@@ -251,8 +254,11 @@ class _LocationMemo:
     def __init__(self, key: tuple | None, beliefs: dict[int, dict[int, float]], here) -> None:
         self.key = key
         self.beliefs = beliefs
-        self.worth = {safe.id: _expected_worth(beliefs[safe.id], safe) for safe in here}
         self.faces = {safe.id: _faces(safe.marks) for safe in here}
+        self.worth = {
+            safe.id: _expected_worth(beliefs[safe.id], safe, faces=self.faces[safe.id])
+            for safe in here
+        }
         self.gains: dict[tuple[int, float], float] = {}
 
 
