@@ -343,7 +343,7 @@ class ObservationLayout:
                 row = hist + (day_index * P + rel[s]) * POSITIONS * width
                 for slot, _ in cards:
                     idx.append(row + slot * width)
-        for day_index, s, slot, value in game.known_card_values(seat):
+        for day_index, s, slot, value in game.iter_known_card_values(seat):
             idx.append(hist + ((day_index * P + rel[s]) * POSITIONS + slot) * width + 1 + value)
 
         # The saloon, the sheets and the discard top are one block of Granuja rows, in that order:
@@ -372,10 +372,14 @@ class ObservationLayout:
         start = off["saloon"]
         block = obs[start : start + self._granuja_rows * g].reshape(-1, g)
         self._granuja_flat.take(keys, axis=0, out=block)  # the method: np.take() wraps it
-        obs[idx] = 1.0
-        obs[pos] = val
-        if len(set(marks)) == len(marks):
-            obs[marks] = 1.0
+        # put(), not obs[idx] = ...: the same writes (the last value of a repeated position),
+        # without the indexing machinery
+        obs.put(idx, 1.0)
+        obs.put(pos, val)
+        if not marks:  # most states: not even an empty write
+            pass
+        elif len(set(marks)) == len(marks):
+            obs.put(marks, 1.0)
         else:
             np.add.at(obs, marks, 1.0)
         return obs

@@ -212,14 +212,27 @@ class raw_env(AECEnv):
         self.infos = {}
         self._set_infos()
 
-    def _set_infos(self, acted: str | None = None) -> None:
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """Every agent's info (see the module docstring), brought up to the game's state when
+        read: a training loop that never reads it (train.single_seat) does not pay for it."""
+        if self._acted:
+            self._set_infos(self._acted)
+        return self._infos
+
+    @infos.setter
+    def infos(self, value: dict[str, dict[str, Any]]) -> None:
+        self._infos = value
+        self._acted = set()
+
+    def _set_infos(self, acted: set[str] | None = None) -> None:
         """Bring ``infos`` up to the game's state. A step changes the info of at most two agents
         before the end (the decision of the one that acted and of the one that acts now): those
         get a new dict, the others keep theirs (never mutated, so an info handed out earlier keeps
-        its values). ``acted``: the agent that just acted (then only it and the agent acting now
-        are looked at), None to look at every agent."""
+        its values). ``acted``: the agents that acted since the last update (then only they and
+        the agent acting now are looked at; the set is emptied), None to look at every agent."""
         game = self.game
-        infos = self.infos
+        infos = self._infos
         if game.game_over:
             winner = -1 if game.winner is None else game.winner
             scores = game.scores if game.scores is not None else [0] * game.num_players
@@ -230,10 +243,17 @@ class raw_env(AECEnv):
                     "winner": winner,
                     "scores": np.array(scores, dtype=np.int64),
                 }
+            if acted is not None:
+                acted.clear()
             return
         frame = game.stack[-1]
         acting = self.possible_agents[frame.player]
-        for agent in self.agents if acted is None else (acted, acting):
+        if acted is None:
+            looked_at = self.agents
+        else:
+            looked_at = [*acted, acting]
+            acted.clear()
+        for agent in looked_at:
             decision = frame.kind if agent == acting else ""
             info = infos.get(agent)
             if info is None or info["decision"] != decision:
@@ -335,7 +355,8 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.current_player]
-        self._set_infos(agent)
+        # the infos of the agents that acted are brought up to date when read (the infos property)
+        self._acted.add(agent)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -387,10 +408,11 @@ class raw_env(AECEnv):
         book = {key: source[key] for key in ("agent_selection", "_skip_agent_selection")}
         for key in ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations"):
             book[key] = copy.copy(source[key])
-        book["infos"] = {
+        book["_infos"] = {
             agent: {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in info.items()}
-            for agent, info in source["infos"].items()
+            for agent, info in source["_infos"].items()
         }
+        book["_acted"] = set(source["_acted"])
         book["_seeds"] = _copy_random(source["_seeds"])
         return book
 

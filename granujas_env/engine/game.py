@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from operator import index as as_index
 
@@ -311,9 +311,10 @@ class Game:
         if self.game_over:
             raise GameOverError("the game is over: no action can be applied (reset to play again)")
         try:
-            if isinstance(action, bool) or isinstance(action, float):
-                raise TypeError
-            action = as_index(action)
+            if type(action) is not int:  # the common case needs no conversion
+                if isinstance(action, bool) or isinstance(action, float):
+                    raise TypeError
+                action = as_index(action)
         except TypeError:
             raise IllegalActionError(
                 f"action must be an integer id, got {action!r} ({type(action).__name__}); "
@@ -336,20 +337,23 @@ class Game:
     def known_card_values(self, seat: int) -> list[tuple[int, int, int, int]]:
         """(day index, seat, slot, value) of every played card whose value ``seat`` knows:
         its own cards, and the others' cards revealed by a challenge."""
-        out = [
-            (day, seat, slot, value)
-            for day, by_seat in enumerate(self.played_log)
-            for slot, value in by_seat[seat]
-        ]
-        out += [r for r in self.reveals if r[1] != seat]
-        out += [
-            (day, s, slot, value)
-            for day, s, slot in sorted(self.players[seat].peeked)
-            if s != seat
-            for played_slot, value in self.played_log[day][s]
-            if played_slot == slot
-        ]
-        return sorted(set(out))
+        return sorted(set(self.iter_known_card_values(seat)))
+
+    def iter_known_card_values(self, seat: int) -> Iterator[tuple[int, int, int, int]]:
+        """The entries of :meth:`known_card_values` in no order, some maybe twice (cheaper where
+        only the set matters: the observation encoder)."""
+        played_log = self.played_log
+        for day, by_seat in enumerate(played_log):
+            for slot, value in by_seat[seat]:
+                yield day, seat, slot, value
+        for revealed in self.reveals:
+            if revealed[1] != seat:
+                yield revealed
+        for day, s, slot in self.players[seat].peeked:
+            if s != seat:
+                for played_slot, value in played_log[day][s]:
+                    if played_slot == slot:
+                        yield day, s, slot, value
 
     def returns(self) -> list[float]:
         """Terminal rewards: +1 to the winner, -1/(N-1) to the others (zeros before the end)."""
@@ -437,14 +441,14 @@ class Game:
                         continue
                 return
             if self.events and kind in _SAFE_POINTS:
-                self.stack.append(Frame("triggers", events=self.events))
+                self.stack.append(Frame.holding("triggers", -1, {"events": self.events}))
                 self.events = []
                 continue
             _RUN[kind](self, frame)
         self._legal_cache = None
 
     def _push(self, kind: str, player: int = -1, **data: object) -> None:
-        self.stack.append(Frame(kind, player, **data))
+        self.stack.append(Frame.holding(kind, player, data))
 
     def _run_game(self, frame: Frame) -> None:
         if self.turn < self.rules.turns_per_day * self.num_players:
@@ -1422,16 +1426,22 @@ class Game:
     def score_breakdown(self, seat: int) -> dict[str, int]:
         """Tech points of a seat by source: safes, marks, reputation, granujas, total."""
         player = self.players[seat]
-        safes = sum(self.safes[s].value for s in player.safes)
-        marks = sum(
-            1 for s in player.safes for _, face in self.safes[s].marks if face == self.safes[s].value
-        )
+        # plain loops, not generator sums: the training env's shaping reads every seat's score at
+        # every learner step
+        safes = marks = granujas = 0
+        all_safes = self.safes
+        for s in player.safes:
+            safe = all_safes[s]
+            value = safe.value
+            safes += value
+            for _, face in safe.marks:
+                if face == value:
+                    marks += 1
         reputation = self.rules.reputation_tech[player.reputation]
-        granujas = sum(
-            self.catalog.occupation_cards[g.occ].tech + self.catalog.trait_cards[g.trait].tech
-            for g in player.sheet
-            if g is not None
-        )
+        occupations, traits = self.catalog.occupation_cards, self.catalog.trait_cards
+        for g in player.sheet:
+            if g is not None:
+                granujas += occupations[g.occ].tech + traits[g.trait].tech
         total = safes + marks + reputation + granujas
         return {"safes": safes, "marks": marks, "reputation": reputation, "granujas": granujas,
                 "total": total}

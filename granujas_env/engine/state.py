@@ -103,6 +103,16 @@ class Frame:
         self.player = player
         self.data = data
 
+    @classmethod
+    def holding(cls, kind: str, player: int, data: dict[str, object]) -> Frame:
+        """``Frame(kind, player, **data)`` holding ``data`` itself: no keyword arguments packed
+        twice (the engine pushes a few frames at every step)."""
+        frame = cls.__new__(cls)
+        frame.kind = kind
+        frame.player = player
+        frame.data = data
+        return frame
+
     def __repr__(self) -> str:
         return f"Frame({self.kind!r}, player={self.player}, {self.data})"
 
