@@ -675,18 +675,49 @@ def test_batched_policy_decisions_equal_one_by_one(deterministic: bool) -> None:
 
 
 def test_vec_env_choice() -> None:
-    """Subprocess envs only for several envs on 4+ cores; an explicit choice is kept."""
-    from train.train import SUBPROC_MIN_CPUS, build_parser, choose_vec
+    """Chunked worker processes only for several envs on 4+ usable cores; an explicit choice is
+    kept; each kind builds its vectorised env."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    assert SUBPROC_MIN_CPUS == 4
+    from train.train import (
+        CHUNKED_MIN_CPUS,
+        build_parser,
+        choose_vec,
+        make_env_fn,
+        make_vec_env,
+        usable_cpus,
+    )
+    from train.vec import ChunkedSubprocVecEnv
+
+    assert CHUNKED_MIN_CPUS == 4
     assert [choose_vec("auto", 8, cpus) for cpus in (None, 1, 2, 3, 4, 16)] == [
-        "dummy", "dummy", "dummy", "dummy", "subproc", "subproc"
+        "dummy",
+        "dummy",
+        "dummy",
+        "dummy",
+        "chunked",
+        "chunked",
     ]
     assert choose_vec("auto", 1, 16) == "dummy"
     assert choose_vec("subproc", 2, 1) == "subproc" and choose_vec("dummy", 8, 16) == "dummy"
+    assert choose_vec("chunked", 8, 2) == "chunked"
+    assert 1 <= usable_cpus() <= (os.cpu_count() or 1)
     text = " ".join(build_parser().format_help().split())
-    assert "(default 8; 4 with --quick)" in text and "at least 4 CPU cores" in text
-
+    assert "(default 8; 4 with --quick)" in text and "at least 4 usable CPU cores" in text
+    fns = [
+        make_env_fn(
+            i, mode="bluff", players=(2,), length="short", opponents=["random"], weights=None,
+            delegate="random", reward="win", shaping=0.0, seed=0,
+        )
+        for i in range(3)
+    ]
+    chunked = make_vec_env("chunked", fns, cpus=2)
+    try:
+        assert isinstance(chunked, ChunkedSubprocVecEnv)
+        assert [list(c) for c in chunked.chunks] == [[0, 1], [2]]
+    finally:
+        chunked.close()
+    assert type(make_vec_env("dummy", fns, cpus=2)) is DummyVecEnv
 
 
 def _bare_vec_env(n: int, mode: str, advisor: str | None):

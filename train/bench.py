@@ -22,9 +22,16 @@ How it is timed: every part is a monkeypatched wrapper in this process that read
 ``time.perf_counter`` on entry and exit; a part inside another (a view read inside a bot's
 ``act``) is charged to the inner part only, so the parts add up to the wall time. The timers'
 own cost is estimated from the number of timed calls and the measured cost of one empty timed
-call, and reported as ``timer_overhead_share``. Several envs run in one process
-(``DummyVecEnv``, as ``train.train`` runs one env), so every part is measured; the vectorised
-configuration batches the policy's forward pass over its envs. A configuration runs whole
+call, and reported as ``timer_overhead_share``. ``--vec`` runs each configuration's envs as
+``train.train --vec`` does (``auto``, the default: as train.train's default would on this
+machine, i.e. in this process below 4 usable cores, in ``ChunkedSubprocVecEnv`` worker
+processes from 4). Envs in this process (``DummyVecEnv``, ``BatchedOpponentsVecEnv``) have every
+part measured; envs in worker processes are out of the timers' reach, so their parts (and the
+opponent figures) are reported as None, not measured, and ``env_share`` is the wall time this
+process waits for the env calls. ``cpu_ms_per_step`` is the CPU time per learner step of this
+process and the ``ChunkedSubprocVecEnv`` workers (``worker_cpu_ms_per_step`` of it): what the run
+would cost on idle cores when the machine is shared. The vectorised configuration batches the
+policy's forward pass over its envs. A configuration runs whole
 rollout-and-update cycles: the measured window ends at the first rollout start after
 ``--seconds``, so it lasts at least one cycle (at train.train's rollout length, 1,024 steps per
 env, a cycle of 8 envs takes tens of seconds). train.train's imitation warm start is not part of
@@ -33,7 +40,8 @@ the workload.
 ``--json PATH`` writes one object: ``learner_steps_per_s``, ``env_share``, ``opponent_share``
 (opponent bots with the views they read, of the wall time) and ``median_opponent_decision_us``
 (seat view + ``act`` of one opponent decision) of the first ``--n-envs`` configuration (1 by
-default), ``vector_speedup`` (learner steps/s of the last configuration over the first's), and
+default), ``vector_speedup`` (learner steps/s of the last configuration over the first's),
+``vector_n_envs``, ``vector_vec_env`` and ``vector_processes`` (the last configuration's), and
 ``runs`` with every figure of every configuration.
 """
 
@@ -46,7 +54,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -56,11 +64,22 @@ from granujas_env.codecs import ObservationLayout
 from granujas_env.engine.game import Game
 from granujas_env.view import DecisionViews, SeatView
 from train.single_seat import SingleSeatEnv
-from train.train import _split, build_parser, make_env_fn, new_model, validate
+from train.train import (
+    VEC_KINDS,
+    _split,
+    build_parser,
+    choose_vec,
+    make_env_fn,
+    make_vec_env,
+    new_model,
+    usable_cpus,
+    validate,
+)
 
 __all__ = ["main", "run_benchmark", "PARTS"]
 
-VECTOR_ENVS = 8  # the vectorised configuration compared with one env (DummyVecEnv, one process)
+VECTOR_ENVS = 8  # the vectorised configuration compared with one env
+IN_PROCESS = ("dummy", "batched")  # --vec kinds whose envs run in this process: every part timed
 MAX_EXTRA_SECONDS = 600  # a cycle running this long past --seconds is stopped where it is
 PARTS = (
     "engine",
@@ -200,12 +219,15 @@ def run_benchmark(
     seed: int = 0,
     n_steps: int | None = None,
     batch_size: int | None = None,
+    vec: str = "dummy",
 ) -> dict[str, Any]:
-    """Train a fresh MaskablePPO policy for about ``seconds`` with ``n_envs`` envs in one
-    process and return its figures (see the module docstring)."""
+    """Train a fresh MaskablePPO policy for about ``seconds`` with ``n_envs`` envs run as
+    ``train.train --vec vec`` runs them and return its figures (see the module docstring)."""
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from train.vec import ChunkedSubprocVecEnv
 
     argv = ["--mode", mode, "--players", players, "--seed", str(seed)]
     for flag, value in (
@@ -235,9 +257,21 @@ def run_benchmark(
         )
         for i in range(n_envs)
     ]
+    cpus = usable_cpus()
+    kind = choose_vec(vec, n_envs, cpus)
+    in_process = kind in IN_PROCESS
     clock = _Clock()
-    with _patched(clock):
-        vec_env = VecMonitor(DummyVecEnv(fns), info_keywords=("won", "score"))
+    with _patched(clock) if in_process else nullcontext():
+        raw_env = make_vec_env(kind, fns, cpus)
+        workers = getattr(raw_env, "processes", [])  # the subprocess kinds' env processes
+
+        def cpu_seconds() -> tuple[float, float] | None:
+            """CPU time of this process and of the env workers (None: SubprocVecEnv's unread)."""
+            if isinstance(raw_env, ChunkedSubprocVecEnv):
+                return time.process_time(), sum(raw_env.worker_cpu_seconds())
+            return None if workers else (time.process_time(), 0.0)
+
+        vec_env = VecMonitor(raw_env, info_keywords=("won", "score"))
         vec_env.seed(args.seed)
         model = new_model(args, vec_env)
         for name in ("step", "reset", "env_method"):
@@ -252,12 +286,14 @@ def run_benchmark(
 
             def _on_training_start(self) -> None:
                 clock.reset()
-                window.update(start=time.perf_counter(), steps=self.model.num_timesteps)
+                window.update(cpu=cpu_seconds(), steps=self.model.num_timesteps)
+                window["start"] = time.perf_counter()
 
             def _on_rollout_start(self) -> None:
                 now = time.perf_counter()
                 if now - window["start"] >= seconds and self.model.num_timesteps > window["steps"]:
                     window.update(end=now, end_steps=self.model.num_timesteps, whole_cycles=True)
+                    window["end_cpu"] = cpu_seconds()
 
             def _on_step(self) -> bool:
                 elapsed = time.perf_counter() - window["start"]
@@ -266,40 +302,64 @@ def run_benchmark(
         start = time.perf_counter()
         model.learn(total_timesteps=10**12, callback=Stop())
         if "end" not in window:  # stopped by MAX_EXTRA_SECONDS in the middle of a cycle
-            window.update(end=time.perf_counter(), end_steps=model.num_timesteps, whole_cycles=False)
+            window.update(
+                end=time.perf_counter(), end_steps=model.num_timesteps, whole_cycles=False
+            )
+            window["end_cpu"] = cpu_seconds()
         setup = window["start"] - start
         vec_env.close()
     wall = window["end"] - window["start"]
     steps = window["end_steps"] - window["steps"]
+
+    def share(t: float | None) -> float | None:
+        return None if t is None else round(t / wall, 4) if wall > 0 else 0.0
+
     parts = {part: clock.exclusive.get(part, 0.0) for part in PARTS if part != "other"}
     parts["other"] = max(0.0, wall - sum(parts.values()))
-    env_time = sum(parts[p] for p in ENV_PARTS)
-    opponents_time = clock.inclusive.get("opponents", 0.0)
+    env_time = sum(parts[p] for p in ENV_PARTS)  # in the workers: this process's waits for them
+    if not in_process:  # the env's parts run in other processes, out of the timers' reach
+        parts.update(dict.fromkeys(ENV_PARTS, None))
+    opponents_time = clock.inclusive.get("opponents", 0.0) if in_process else None
     decisions = clock.decisions
     timed_calls = sum(clock.calls.values())
+    cpu = None
+    if window["cpu"] is not None:
+        cpu = [
+            (end - begin) * 1000 / max(1, steps)
+            for begin, end in zip(window["cpu"], window["end_cpu"])
+        ]
+
+    def decision_us(statistic: Callable[[list[float]], float]) -> float | None:
+        if not in_process:
+            return None
+        return round(statistic(decisions) * 1e6, 1) if decisions else 0.0
+
     return {
         "mode": mode,
         "advisor": advisor,
         "n_envs": n_envs,
-        "vec_env": "DummyVecEnv",
+        "vec_env": type(raw_env).__name__,
+        "processes": 1 + len(workers),
+        "parts_measured": in_process,
         "seconds": round(wall, 2),
         "setup_seconds": round(setup, 2),
         "whole_cycles": bool(window.get("whole_cycles")),
         "learner_steps": int(steps),
         "learner_steps_per_s": round(steps / wall, 1) if wall > 0 else 0.0,
-        "env_share": round(env_time / wall, 4) if wall > 0 else 0.0,
-        "opponent_share": round(opponents_time / wall, 4) if wall > 0 else 0.0,
-        "shares": {p: round(t / wall, 4) if wall > 0 else 0.0 for p, t in parts.items()},
-        "opponent_decisions": len(decisions),
-        "opponent_decisions_per_step": round(len(decisions) / steps, 2) if steps else 0.0,
-        "median_opponent_decision_us": round(statistics.median(decisions) * 1e6, 1)
-        if decisions
-        else 0.0,
-        "mean_opponent_decision_us": round(statistics.fmean(decisions) * 1e6, 1)
-        if decisions
-        else 0.0,
+        # CPU time per learner step, this process's and the env worker processes' (0 in-process)
+        "cpu_ms_per_step": None if cpu is None else round(sum(cpu), 3),
+        "worker_cpu_ms_per_step": None if cpu is None else round(cpu[1], 3),
+        "env_share": share(env_time),
+        "opponent_share": share(opponents_time),
+        "shares": {p: share(t) for p, t in parts.items()},
+        "opponent_decisions": len(decisions) if in_process else None,
+        "opponent_decisions_per_step": (round(len(decisions) / steps, 2) if steps else 0.0)
+        if in_process
+        else None,
+        "median_opponent_decision_us": decision_us(statistics.median),
+        "mean_opponent_decision_us": decision_us(statistics.fmean),
         "timed_calls": timed_calls,
-        "timer_overhead_share": round(timed_calls * _timer_cost() / wall, 4) if wall > 0 else 0.0,
+        "timer_overhead_share": share(timed_calls * _timer_cost()),
     }
 
 
@@ -318,6 +378,8 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "median_opponent_decision_us": base["median_opponent_decision_us"],
         "vector_speedup": round(speedup, 2),
         "vector_n_envs": vector["n_envs"],
+        "vector_vec_env": vector["vec_env"],
+        "vector_processes": vector["processes"],
         "runs": runs,
     }
 
@@ -333,15 +395,20 @@ def build_bench_parser() -> argparse.ArgumentParser:
     p.add_argument("--advisor", default=None, help="advisor bot, as train.train --advisor")
     p.add_argument("--opponents", default=None, help="opponent pool (default: heuristic)")
     p.add_argument("--players", default="4", help="players per game (2-4, or a comma list)")
-    p.add_argument(
-        "--seconds", type=float, default=60.0, help="wall time of each configuration"
-    )
+    p.add_argument("--seconds", type=float, default=60.0, help="wall time of each configuration")
     p.add_argument(
         "--n-envs",
         default=f"1,{VECTOR_ENVS}",
-        help="comma list of env counts to measure, each in one process (DummyVecEnv); the "
-        "first is the baseline of the JSON figures, the last the vectorised run of "
-        "vector_speedup",
+        help="comma list of env counts to measure; the first is the baseline of the JSON "
+        "figures, the last the vectorised run of vector_speedup",
+    )
+    p.add_argument(
+        "--vec",
+        choices=("auto", *VEC_KINDS),
+        default="auto",
+        help="how each configuration runs its envs, as train.train --vec (auto: as train.train "
+        "would by default on this machine; one env always runs in this process); the parts "
+        "inside envs run in worker processes are not measured",
     )
     p.add_argument("--seed", type=int, default=0, help="seeds the deals, bots and network")
     p.add_argument(
@@ -365,24 +432,39 @@ def _env_counts(text: str) -> list[int]:
 
 
 def _print_run(run: dict[str, Any]) -> None:
+    cpu = run["cpu_ms_per_step"]
     print(
         f"--mode {run['mode']}{' --advisor ' + run['advisor'] if run['advisor'] else ''} "
-        f"--n-envs {run['n_envs']} ({run['vec_env']}): {run['learner_steps']} learner steps in "
+        f"--n-envs {run['n_envs']} ({run['vec_env']}, {run['processes']} process"
+        f"{'es' if run['processes'] > 1 else ''}): {run['learner_steps']} learner steps in "
         f"{run['seconds']} s = {run['learner_steps_per_s']} steps/s"
+        + ("" if cpu is None else f", {cpu} ms CPU per step")
+        + (
+            f" ({run['worker_cpu_ms_per_step']} in the env processes)"
+            if run["processes"] > 1 and cpu is not None
+            else ""
+        )
         + ("" if run["whole_cycles"] else " (no rollout-and-update cycle ended)")
     )
     shares = run["shares"]
-    env = " + ".join(f"{p} {100 * shares[p]:.1f}" for p in ENV_PARTS)
-    print(f"  environment {100 * run['env_share']:.1f}% of wall time = {env}")
+    if run["parts_measured"]:
+        env = " + ".join(f"{p} {100 * shares[p]:.1f}" for p in ENV_PARTS)
+        print(f"  environment {100 * run['env_share']:.1f}% of wall time = {env}")
+    else:
+        print(
+            f"  environment {100 * run['env_share']:.1f}% of wall time waiting for the env "
+            "processes (the parts inside them, opponents included, not measured)"
+        )
     print(
         f"  learner: forward pass {100 * shares['forward']:.1f}%, gradient updates "
         f"{100 * shares['update']:.1f}%, rest of MaskablePPO {100 * shares['other']:.1f}%"
     )
-    print(
-        f"  opponents (act + their views) {100 * run['opponent_share']:.1f}% of wall time; "
-        f"{run['opponent_decisions_per_step']} decisions per learner step, median "
-        f"{run['median_opponent_decision_us']} us, mean {run['mean_opponent_decision_us']} us"
-    )
+    if run["parts_measured"]:
+        print(
+            f"  opponents (act + their views) {100 * run['opponent_share']:.1f}% of wall time; "
+            f"{run['opponent_decisions_per_step']} decisions per learner step, median "
+            f"{run['median_opponent_decision_us']} us, mean {run['mean_opponent_decision_us']} us"
+        )
     print(f"  timers' own cost ~{100 * run['timer_overhead_share']:.1f}% of wall time")
 
 
@@ -408,6 +490,7 @@ def main(argv: list[str] | None = None) -> int:
                 seed=args.seed,
                 n_steps=args.n_steps,
                 batch_size=args.batch_size,
+                vec=args.vec,
             )
         except ValueError as exc:  # a bad bot spec (validated by train.train's rules)
             parser.error(str(exc))
@@ -416,7 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     result = summary(runs)
     if len(runs) > 1:
         print(
-            f"vectorised ({runs[-1]['n_envs']} envs) / {runs[0]['n_envs']} env: "
+            f"vectorised ({runs[-1]['n_envs']} envs, {runs[-1]['vec_env']}) / "
+            f"{runs[0]['n_envs']} env: "
             f"{result['vector_speedup']}x learner steps/s"
         )
     if args.json:

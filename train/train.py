@@ -61,6 +61,7 @@ import sys
 import time
 import zipfile
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -74,15 +75,23 @@ from agents.registry import DEFAULT_BOT
 from granujas_env.version import ENV_NAME
 from train.single_seat import SingleSeatEnv
 
-__all__ = ["main", "build_parser", "choose_vec", "make_env_fn", "save_slim"]
+__all__ = [
+    "main",
+    "build_parser",
+    "choose_vec",
+    "make_env_fn",
+    "make_vec_env",
+    "save_slim",
+    "usable_cpus",
+]
 
 DEFAULT_STEPS = 300_000
 DEFAULT_N_ENVS = 8
-# SubprocVecEnv only pays when the env processes get cores of their own: the learner's process
-# keeps one, so at least this many cores (on 2 shared cores it was within noise of DummyVecEnv,
-# at the cost of one process and one pickled round trip per env and step)
-SUBPROC_MIN_CPUS = 4
-VEC_KINDS = ("dummy", "batched", "subproc")  # --vec choices besides auto
+# --vec auto runs several envs in worker processes, a chunk of envs per core
+# (ChunkedSubprocVecEnv), from this many usable cores; below, in this process: on 2 shared
+# cores 2 workers x 4 envs were slower than DummyVecEnv (figures in --vec's help)
+CHUNKED_MIN_CPUS = 4
+VEC_KINDS = ("dummy", "batched", "subproc", "chunked")  # --vec choices besides auto
 QUICK = {
     "steps": 2048,
     "n_envs": 4,
@@ -223,10 +232,14 @@ def build_parser() -> argparse.ArgumentParser:
         "the frozen-model opponents' decisions of all the envs answered together, one forward "
         "pass per model and round (train.vec.BatchedOpponentsVecEnv: the same games; measured "
         "no faster, far slower unless OPENBLAS_NUM_THREADS=1, see train/vec.py); subproc = one "
-        "process per env (SubprocVecEnv); auto (default) picks subproc only with more than "
-        f"one env and at least {SUBPROC_MIN_CPUS} CPU cores (os.cpu_count()), else dummy: with "
-        "fewer cores the env processes compete with the learner's for the same cores (on 2 "
-        "cores measured no faster, within noise)",
+        "process per env (SubprocVecEnv); chunked = one worker process per usable CPU core, "
+        "each stepping a chunk of the envs (train.vec.ChunkedSubprocVecEnv: the same games as "
+        "dummy, one pipe round trip per worker and step, the action masks in it); auto "
+        f"(default) picks chunked for more than one env on at least {CHUNKED_MIN_CPUS} usable "
+        "CPU cores, else dummy: on 2 shared cores (one busy with another job) 2 workers x 4 "
+        "envs ran at 0.95x dummy's learner steps/s (python -m train.bench --mode full "
+        "--n-envs 8; 0.66x in train.train runs under heavier load) and cost ~10%% more CPU per "
+        "learner step, which projects to ~1.15x on 2 idle cores: too little for the risk",
     )
     p.add_argument("--n-steps", type=int, default=1024, help="rollout steps per env per update")
     p.add_argument("--batch-size", type=int, default=256, help="minibatch size of the updates")
@@ -376,12 +389,34 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
     return checked
 
 
+def usable_cpus() -> int:
+    """CPU cores this process may run on (its affinity, e.g. under ``taskset``)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def choose_vec(vec: str, n_envs: int, cpus: int | None) -> str:
-    """One of :data:`VEC_KINDS`: ``vec`` unless it is ``"auto"``, which picks subprocesses
-    only for several envs on at least :data:`SUBPROC_MIN_CPUS` cores (``cpus``)."""
+    """One of :data:`VEC_KINDS`: ``vec`` unless it is ``"auto"``, which picks worker processes
+    holding chunks of the envs for several envs on at least :data:`CHUNKED_MIN_CPUS` cores
+    (``cpus``), else one process."""
     if vec != "auto":
         return vec
-    return "subproc" if n_envs > 1 and (cpus or 1) >= SUBPROC_MIN_CPUS else "dummy"
+    return "chunked" if n_envs > 1 and (cpus or 1) >= CHUNKED_MIN_CPUS else "dummy"
+
+
+def make_vec_env(kind: str, fns: list[Callable[[], Any]], cpus: int | None) -> Any:
+    """The vectorised env of kind ``kind`` (one of :data:`VEC_KINDS`) over the env factories
+    ``fns``; ``chunked`` runs one worker per core (``cpus``), at most one per env."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from train.vec import BatchedOpponentsVecEnv, ChunkedSubprocVecEnv
+
+    if kind == "chunked":
+        return ChunkedSubprocVecEnv(fns, n_workers=min(len(fns), cpus or 1))
+    return {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv, "subproc": SubprocVecEnv}[
+        kind
+    ](fns)
 
 
 def make_env_fn(
@@ -660,9 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import torch
         from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
-
-        from train.vec import BatchedOpponentsVecEnv
+        from stable_baselines3.common.vec_env import VecMonitor
     except ImportError as exc:
         print(
             f"training needs torch and sb3-contrib ({exc}): pip install torch==2.13.0 && "
@@ -685,7 +718,8 @@ def main(argv: list[str] | None = None) -> int:
             args.n_envs = QUICK["n_envs"]
     args.steps = args.steps or DEFAULT_STEPS
     n_envs = args.n_envs or DEFAULT_N_ENVS
-    vec_kind = choose_vec(args.vec, n_envs, os.cpu_count())
+    cpus = usable_cpus()
+    vec_kind = choose_vec(args.vec, n_envs, cpus)
     out = Path(args.out or f"runs/{args.mode}{'-quick' if quick else ''}")
     out.mkdir(parents=True, exist_ok=True)
     players = checked["players"]
@@ -754,9 +788,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         for i in range(n_envs)
     ]
-    vec_class = {"dummy": DummyVecEnv, "batched": BatchedOpponentsVecEnv, "subproc": SubprocVecEnv}
-    vec_env = vec_class[vec_kind](fns)
-    vec_env = VecMonitor(vec_env, info_keywords=("won", "score"))
+    vec_env = VecMonitor(make_vec_env(vec_kind, fns, cpus), info_keywords=("won", "score"))
     vec_env.seed(args.seed)
 
     if checked["resume"] is not None:
