@@ -135,6 +135,26 @@ SLOT_ORDER = {1: 0, 2: 1, 4: 2, 3: 3, 5: 4, 6: 5}
 PEEK_WEIGHTS = (1.0, 0.6, 0.4, 0.3, 0.3, 0.3)
 STEAL_WEIGHTS = (1.0, 0.4, 0.3, 0.3, 0.3, 0.3)
 PLAN_TIE = 1e-9  # Plan values closer than this are equal
+# Verbs _Ctx.effect_value prices (now) at a constant > 0, and those that gain money: $ gained by
+# a step of that amount (jail_rival_henchman: +0.3 besides; steal_money: +0.09 per $), for
+# _Ctx.surely_positive.
+POSITIVE_VERBS = frozenset(
+    {
+        "peek_unused_safe",
+        "free_and_place_henchman",
+        "peek_poker_card",
+        "draw_poker",
+        "destroy_henchmen",
+        "use_another",
+        "hire",
+    }
+)
+MONEY_GAINS: dict[str, Callable[[int], int]] = {
+    "gain_money": lambda amount: amount,
+    "steal_money": lambda amount: amount,
+    "jail_rival_henchman": lambda amount: amount,
+    "gamble_deck_top": lambda amount: round((2 * amount + 5) / 7),
+}
 ANALYSES_KEPT = 4096  # the bluff model's analyses a bot keeps (by record), cleared when full
 
 
@@ -226,7 +246,7 @@ class _SafeMemo:
             tuple(view.safes.values()),
             view.board,
             view.unused_known,
-            view.location_values,
+            view.rules,  # its location values (a lazy view's field costs a read)
         )
 
 
@@ -283,16 +303,24 @@ class _Once:
 class _Ctx:
     """Values derived from one view, computed lazily and shared by the decision handlers."""
 
+    # set in the instance when first computed (class defaults: a cheap decision builds nothing)
+    _propensity: list[float] | None = None
+    _hires_left: int | None = None
+    _peek_value: float | None = None
+    _held: list[float] | None = None
+
     def __init__(self, agent: HeuristicAgent, view) -> None:
         self.agent = agent
         self.view = view
         self.rules = view.rules
-        self._propensity: list[float] | None = None
-        self._hires_left: int | None = None
-        self._peek_value: float | None = None
-        self._held: list[float] | None = None
-        self._keep: dict[int, float] = {}
-        self._money_changes: dict[tuple[int, int], float] = {}  # (delta, cash) -> value
+
+    @_Once
+    def _keep(self) -> dict[int, float]:
+        return {}  # id of a Granuja -> keep_value
+
+    @_Once
+    def _money_changes(self) -> dict[tuple[int, int], float]:
+        return {}  # (delta, cash) -> value
 
     @_Once
     def me(self):
@@ -628,7 +656,7 @@ class _Ctx:
                 total += money(amount) + RIVAL_REP_WEIGHT * 0.3 * amount
                 cash += amount
             elif verb == "gamble_deck_top":
-                gain = round((2 * amount + 5) / 7)
+                gain = MONEY_GAINS[verb](amount)
                 total += money(gain)
                 cash += gain
             elif verb == "spend_money":
@@ -675,20 +703,49 @@ class _Ctx:
                 total += UNKNOWN_VERB_VALUE
         return total
 
+    def steal_ahead(self) -> bool:
+        """Whether ``future_steal_chance() > 0`` (a turn of ours after this one), told without
+        reading this seat's cards while a later day remains."""
+        if self.days_after_today > 0 and self.view.turns_per_day > 0:
+            return True
+        return self.turns_left_after_now > 0
+
     def surely_positive(self, steps) -> bool:
-        """Whether ``effect_value(steps)`` (now) is surely > 0, told without pricing the steps:
-        each step is worth >= 0 and one > 0. Money gained is worth > 0 (every $ is worth at least
-        TIEBREAK_MONEY); a peek is worth > 0 while a later steal is possible (PEEK_BASE, or 0.05
-        with no unseen Safe on the board); a Mark is worth 0 or 0.1. False: price the steps."""
+        """Whether ``effect_value(steps)`` (now) is surely > 0, told without pricing the steps.
+        The money steps together are worth ``V(cash after) - V(cash before)`` (V: the sum of
+        :meth:`dollar_value` below a cash, each $ worth >= TIEBREAK_MONEY > 0), so > 0 when they
+        gain more than they spend and every spend is affordable; every other step must be worth
+        >= 0: a peek > 0 while a later steal is possible (PEEK_BASE, or 0.05 with no unseen Safe
+        on the board), a Mark 0 or 0.1, the constants of :data:`POSITIVE_VERBS`. False: price
+        the steps."""
+        cash = start = None
         positive = False
         for step in steps:
             verb = step.verb
-            if verb == "gain_money" and getattr(step, "amount", 0) > 0:
+            if verb in POSITIVE_VERBS:
                 positive = True
-            elif verb == "peek_safe" and self.future_steal_chance() > 0:
+            elif verb == "peek_safe":
+                if not self.steal_ahead():
+                    return False
                 positive = True
+            elif verb in MONEY_GAINS:
+                if cash is None:
+                    cash = start = self.me.money
+                cash += MONEY_GAINS[verb](getattr(step, "amount", 0))
+                positive = positive or verb == "jail_rival_henchman"
+            elif verb == "spend_money":
+                if cash is None:
+                    cash = start = self.me.money
+                amount = getattr(step, "amount", 0)
+                if cash < amount:
+                    return False  # effect_value stops here
+                cash -= amount
             elif verb != "mark_safe":
                 return False
+        if cash is not None:
+            if cash < start:
+                return False
+            positive = positive or cash > start
         return positive
 
     def requirements_met(self, g) -> bool:

@@ -141,14 +141,15 @@ class _Lazy:
         compute = type(self)._LAZY.get(name)
         if compute is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        source = self.__dict__.get("_source")
+        fields = self.__dict__
+        source = fields.get("_source")
         if source is None:
             raise RuntimeError(
                 f"{type(self).__name__}.{name} read after the game moved on: a lazy view "
                 "(seat_view(..., lazy=True), DecisionViews) is valid for one decision; read it "
                 "before the action is applied, or build a complete one with seat_view(game, seat)"
             )
-        value = self.__dict__[name] = compute(source, self)
+        value = fields[name] = compute(source, self)
         return value
 
     def _materialize(self) -> None:
@@ -438,7 +439,22 @@ def _on_cards(source: tuple[Game, SeatView], view: PlayerView) -> int:
     )
 
 
-# The PlayerView fields not set by _players(), from (game, the seat's view) (see _Lazy).
+def _strategy(source: tuple[Game, SeatView], view: PlayerView) -> int:
+    game, seat_view_ = source
+    if view.seat == seat_view_.seat or getattr(game, "strategies_revealed", False):
+        return getattr(game.players[view.seat], "strategy", -1)
+    return -1
+
+
+def _number(name: str) -> Callable[[tuple[Game, SeatView], PlayerView], int]:
+    """The lazy field ``name`` of a rival's PlayerView: the engine player's attribute."""
+    return lambda src, v: getattr(src[0].players[v.seat], name)
+
+
+_PLAYER_NUMBERS = ("money", "reputation", "free_henchmen", "jailed_henchmen", "destroyed_henchmen")
+
+# The PlayerView fields not set by _players(), from (game, the seat's view) (see _Lazy); the
+# numbers are set at once in the viewer's own PlayerView only.
 _lazy_fields(
     PlayerView,
     {
@@ -447,14 +463,18 @@ _lazy_fields(
         "safes": lambda src, v: tuple(src[0].players[v.seat].safes),
         "sheet": lambda src, v: _granujas(src[0].catalog, src[0].players[v.seat].sheet),
         "played": _played,
+        **{name: _number(name) for name in _PLAYER_NUMBERS},
+        "hand_size": lambda src, v: len(src[0].players[v.seat].hand),
+        "deck_size": lambda src, v: len(src[0].players[v.seat].deck),
+        "strategy": _strategy,
     },
 )
 
 
 def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
-    """Lazy PlayerViews (complete once the seat view is materialized): the numbers are set, the
-    tuples computed on first read (a bot reads its own sheet and cards, rarely the rivals')."""
-    revealed_strategies = bool(getattr(game, "strategies_revealed", False))
+    """Lazy PlayerViews (complete once the seat view is materialized): the viewer's numbers are
+    set, every other field computed on first read (a bot reads its own sheet, cards and numbers,
+    at most decisions none of the rivals')."""
     source = (game, view)
     viewer = view.seat
     new, set_dict = object.__new__, object.__setattr__
@@ -462,12 +482,9 @@ def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
     for player in game.players:
         pv = new(PlayerView)
         seat = player.seat
-        # the instance dict given whole: cheaper than setting the fields one by one (a bot reads
-        # the players at most decisions)
-        set_dict(
-            pv,
-            "__dict__",
-            {
+        # the instance dict given whole: cheaper than setting the fields one by one
+        if seat == viewer:
+            fields = {
                 "seat": seat,
                 "money": player.money,
                 "reputation": player.reputation,
@@ -476,12 +493,12 @@ def _players(game: Game, view: SeatView) -> tuple[PlayerView, ...]:
                 "destroyed_henchmen": player.destroyed_henchmen,
                 "hand_size": len(player.hand),
                 "deck_size": len(player.deck),
-                "strategy": getattr(player, "strategy", -1)
-                if seat == viewer or revealed_strategies
-                else -1,
+                "strategy": getattr(player, "strategy", -1),
                 "_source": source,
-            },
-        )
+            }
+        else:
+            fields = {"seat": seat, "_source": source}
+        set_dict(pv, "__dict__", fields)
         players.append(pv)
     return tuple(players)
 
