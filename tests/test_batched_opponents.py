@@ -14,6 +14,7 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+from vec_compare import same_infos
 
 import agents.policy as policy  # noqa: E402
 from train.single_seat import SingleSeatEnv  # noqa: E402
@@ -72,18 +73,6 @@ def _env_fns(case: dict[str, Any], tiny: Path) -> list:
     return [fn(rank) for rank in range(N_ENVS)]
 
 
-def _same_infos(a: list[dict], b: list[dict]) -> bool:
-    for x, y in zip(a, b, strict=True):
-        x, y = dict(x), dict(y)
-        if not np.array_equal(
-            x.pop("terminal_observation", None), y.pop("terminal_observation", None)
-        ):
-            return False
-        if x != y:
-            return False
-    return True
-
-
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_batched_opponents_play_exactly_as_dummy_vec_env(
     case: str, tiny_model: Path, monkeypatch
@@ -118,8 +107,8 @@ def test_batched_opponents_play_exactly_as_dummy_vec_env(
         batched_passes += passes
         for a, b in zip(plain_out[:3], batched_out[:3]):
             assert np.array_equal(a, b)
-        assert _same_infos(plain_out[3], batched_out[3])
-        assert _same_infos(plain.reset_infos, batched.reset_infos)
+        assert same_infos(plain_out[3], batched_out[3])
+        assert same_infos(plain.reset_infos, batched.reset_infos)
         ended += plain_out[2]
     assert ended.min() >= 2, ended
     # the same model decisions, one by one against several per pass

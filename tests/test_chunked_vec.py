@@ -10,6 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
+from vec_compare import same_infos  # noqa: E402
 
 from granujas_env.engine.game import IllegalActionError  # noqa: E402
 from train.single_seat import SingleSeatEnv  # noqa: E402
@@ -36,18 +37,6 @@ def _env_fns(n: int = N_ENVS) -> list:
         )
         for i in range(n)
     ]
-
-
-def _same_infos(a: list[dict], b: list[dict]) -> bool:
-    for x, y in zip(a, b, strict=True):
-        x, y = dict(x), dict(y)
-        if not np.array_equal(
-            x.pop("terminal_observation", None), y.pop("terminal_observation", None)
-        ):
-            return False
-        if x != y:
-            return False
-    return True
 
 
 @pytest.fixture
@@ -78,8 +67,8 @@ def test_chunked_run_is_exactly_dummy_vec_envs(pair) -> None:
         plain_out, chunked_out = plain.step(actions), chunked.step(actions)
         for a, b in zip(plain_out[:3], chunked_out[:3], strict=True):
             assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
-        assert _same_infos(plain_out[3], chunked_out[3])
-        assert _same_infos(plain.reset_infos, chunked.reset_infos)
+        assert same_infos(plain_out[3], chunked_out[3])
+        assert same_infos(plain.reset_infos, chunked.reset_infos)
         ended += plain_out[2]
     assert ended.min() >= 2, ended
 
