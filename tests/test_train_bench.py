@@ -44,6 +44,9 @@ def test_bench_writes_every_figure(tmp_path, capsys) -> None:
     assert result["vector_speedup"] == pytest.approx(
         vector["learner_steps_per_s"] / base["learner_steps_per_s"], abs=0.01
     )
+    assert result["vector_cpu_speedup"] == pytest.approx(
+        base["cpu_ms_per_step"] / vector["cpu_ms_per_step"], abs=0.01
+    )
     assert "learner steps" in capsys.readouterr().out
 
 

@@ -41,7 +41,10 @@ the workload.
 (opponent bots with the views they read, of the wall time) and ``median_opponent_decision_us``
 (seat view + ``act`` of one opponent decision) of the first ``--n-envs`` configuration (1 by
 default), ``vector_speedup`` (learner steps/s of the last configuration over the first's),
-``vector_n_envs``, ``vector_vec_env`` and ``vector_processes`` (the last configuration's), and
+``vector_cpu_speedup`` (CPU time per learner step of the first configuration over the last's,
+workers included: the same ratio measured in CPU time, which other jobs on a shared machine do
+not distort; for envs in this process it is the speedup an idle core would show; None for
+``SubprocVecEnv``, whose workers' CPU time is not read), ``vector_n_envs``, ``vector_vec_env`` and ``vector_processes`` (the last configuration's), and
 ``runs`` with every figure of every configuration.
 """
 
@@ -105,6 +108,9 @@ class _Clock:
         self.decisions: list[float] = []  # one opponent decision: its view + act, in seconds
         self.pending_view = 0.0  # the view just handed out, charged to the next opponent act
         self._stack: list[list[float]] = []
+        # False after the measured window: the step SB3 takes before it stops must not count
+        # (on a loaded machine one preemption there outweighed a short window's other parts)
+        self.running = True
 
     def wrap(
         self, fn: Callable[..., Any], part: str, decision: bool | None = None
@@ -125,11 +131,12 @@ class _Clock:
                 stack.pop()
                 if stack:
                     stack[-1][0] += elapsed
-                self.exclusive[part] += elapsed - inner[0]
-                self.inclusive[part] += elapsed
-                self.calls[part] += 1
-                if decision:
-                    self.decisions.append(self.pending_view + elapsed)
+                if self.running:
+                    self.exclusive[part] += elapsed - inner[0]
+                    self.inclusive[part] += elapsed
+                    self.calls[part] += 1
+                    if decision:
+                        self.decisions.append(self.pending_view + elapsed)
                 if decision is not None:
                     self.pending_view = 0.0
 
@@ -293,6 +300,7 @@ def run_benchmark(
                 now = time.perf_counter()
                 if now - window["start"] >= seconds and self.model.num_timesteps > window["steps"]:
                     window.update(end=now, end_steps=self.model.num_timesteps, whole_cycles=True)
+                    clock.running = False
                     window["end_cpu"] = cpu_seconds()
 
             def _on_step(self) -> bool:
@@ -371,12 +379,16 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
         if base["learner_steps_per_s"] > 0
         else 0.0
     )
+    cpu_speedup = None
+    if base["cpu_ms_per_step"] and vector["cpu_ms_per_step"]:
+        cpu_speedup = round(base["cpu_ms_per_step"] / vector["cpu_ms_per_step"], 2)
     return {
         "learner_steps_per_s": base["learner_steps_per_s"],
         "env_share": base["env_share"],
         "opponent_share": base["opponent_share"],
         "median_opponent_decision_us": base["median_opponent_decision_us"],
         "vector_speedup": round(speedup, 2),
+        "vector_cpu_speedup": cpu_speedup,
         "vector_n_envs": vector["n_envs"],
         "vector_vec_env": vector["vec_env"],
         "vector_processes": vector["processes"],
@@ -502,6 +514,11 @@ def main(argv: list[str] | None = None) -> int:
             f"vectorised ({runs[-1]['n_envs']} envs, {runs[-1]['vec_env']}) / "
             f"{runs[0]['n_envs']} env: "
             f"{result['vector_speedup']}x learner steps/s"
+            + (
+                ""
+                if result["vector_cpu_speedup"] is None
+                else f", {result['vector_cpu_speedup']}x in CPU time per learner step"
+            )
         )
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
