@@ -135,20 +135,17 @@ SLOT_ORDER = {1: 0, 2: 1, 4: 2, 3: 3, 5: 4, 6: 5}
 PEEK_WEIGHTS = (1.0, 0.6, 0.4, 0.3, 0.3, 0.3)
 STEAL_WEIGHTS = (1.0, 0.4, 0.3, 0.3, 0.3, 0.3)
 PLAN_TIE = 1e-9  # Plan values closer than this are equal
-# Verbs _Ctx.effect_value prices (now) at a constant > 0, and those that gain money: $ gained by
-# a step of that amount (jail_rival_henchman: +0.3 besides; steal_money: +0.09 per $), for
-# _Ctx.surely_positive.
-POSITIVE_VERBS = frozenset(
-    {
-        "peek_unused_safe",
-        "free_and_place_henchman",
-        "peek_poker_card",
-        "draw_poker",
-        "destroy_henchmen",
-        "use_another",
-        "hire",
-    }
-)
+# Verbs _Ctx.effect_value prices at a constant > 0, and those priced per unit (x max(1, amount));
+# _Ctx.surely_positive counts on both being > 0. Then the verbs that gain money: $ gained by a step
+# of that amount (jail_rival_henchman: +0.3 besides; steal_money: +0.09 per $).
+CONSTANT_VERB_VALUES = {
+    "peek_unused_safe": 0.1,
+    "destroy_henchmen": 0.4,
+    "use_another": 0.8,
+    "hire": 0.8,
+}
+PER_UNIT_VERB_VALUES = {"free_and_place_henchman": 0.3, "peek_poker_card": 0.3, "draw_poker": 0.3}
+POSITIVE_VERBS = frozenset(CONSTANT_VERB_VALUES) | frozenset(PER_UNIT_VERB_VALUES)
 MONEY_GAINS: dict[str, Callable[[int], int]] = {
     "gain_money": lambda amount: amount,
     "steal_money": lambda amount: amount,
@@ -680,8 +677,10 @@ class _Ctx:
                     total += self.unused_steal_gain() if now else 1.5
                 else:
                     total += self.steal_gain() if now else 2.0
-            elif verb == "peek_unused_safe":
-                total += 0.1
+            elif verb in CONSTANT_VERB_VALUES:
+                total += CONSTANT_VERB_VALUES[verb]
+            elif verb in PER_UNIT_VERB_VALUES:
+                total += PER_UNIT_VERB_VALUES[verb] * max(1, amount)
             elif verb == "jail_own_henchman":
                 total -= amount * (self.henchman_value() + 0.2 if now else 0.5)
             elif verb == "jail_rival_henchman":
@@ -689,12 +688,6 @@ class _Ctx:
                 cash += amount
             elif verb == "rivals_jail_or_lose_reputation":
                 total += 0.25 * (view.num_players - 1)
-            elif verb in ("free_and_place_henchman", "peek_poker_card", "draw_poker"):
-                total += 0.3 * max(1, amount)
-            elif verb == "destroy_henchmen":
-                total += 0.4
-            elif verb in ("use_another", "hire"):
-                total += 0.8
             elif verb == "discard_self":
                 pass  # priced by the caller (the Granuja's tech and later uses are lost)
             elif verb == "sheriff_option":

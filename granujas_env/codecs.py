@@ -376,10 +376,9 @@ class ObservationLayout:
         # without the indexing machinery
         obs.put(idx, 1.0)
         obs.put(pos, val)
-        if not marks:  # most states: not even an empty write
-            pass
-        elif len(set(marks)) == len(marks):
-            obs.put(marks, 1.0)
-        else:
-            np.add.at(obs, marks, 1.0)
+        if marks:  # most states have none: not even an empty write
+            if len(set(marks)) == len(marks):
+                obs.put(marks, 1.0)
+            else:
+                np.add.at(obs, marks, 1.0)
         return obs

@@ -32,6 +32,7 @@ import copy
 import dataclasses
 import operator
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +218,8 @@ class raw_env(AECEnv):
         """Every agent's info (see the module docstring), brought up to the game's state when
         read: a training loop that never reads it (train.single_seat) does not pay for it."""
         if self._acted:
-            self._set_infos(self._acted)
+            acted, self._acted = self._acted, set()
+            self._set_infos(acted)
         return self._infos
 
     @infos.setter
@@ -225,12 +227,12 @@ class raw_env(AECEnv):
         self._infos = value
         self._acted = set()
 
-    def _set_infos(self, acted: set[str] | None = None) -> None:
+    def _set_infos(self, acted: Iterable[str] | None = None) -> None:
         """Bring ``infos`` up to the game's state. A step changes the info of at most two agents
         before the end (the decision of the one that acted and of the one that acts now): those
         get a new dict, the others keep theirs (never mutated, so an info handed out earlier keeps
         its values). ``acted``: the agents that acted since the last update (then only they and
-        the agent acting now are looked at; the set is emptied), None to look at every agent."""
+        the agent acting now are looked at), None to look at every agent."""
         game = self.game
         infos = self._infos
         if game.game_over:
@@ -243,17 +245,10 @@ class raw_env(AECEnv):
                     "winner": winner,
                     "scores": np.array(scores, dtype=np.int64),
                 }
-            if acted is not None:
-                acted.clear()
             return
         frame = game.stack[-1]
         acting = self.possible_agents[frame.player]
-        if acted is None:
-            looked_at = self.agents
-        else:
-            looked_at = [*acted, acting]
-            acted.clear()
-        for agent in looked_at:
+        for agent in self.agents if acted is None else (*acted, acting):
             decision = frame.kind if agent == acting else ""
             info = infos.get(agent)
             if info is None or info["decision"] != decision:
