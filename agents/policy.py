@@ -14,7 +14,9 @@ the model's ``model_card.json``, else every kind) and hands every other decision
 ``delegate`` bot (default: the heuristic, like during training). A model trained with an advisor
 (``train.train --advisor heuristic``, recorded in its card) reads the advisor's recommended action
 after the observation (:mod:`agents.advice`); the agent runs the advisor at each of its decisions.
-It is deterministic by default (the most probable legal action).
+It is deterministic by default (the most probable legal action); ``temperature`` (or the card's
+``play_temperature``) samples chosen decision kinds from the policy softened by a temperature, a
+mixed strategy at the bluff decisions (see :class:`PolicyAgent`).
 
 The model reads the observation through the layout recorded in its card
 (:mod:`agents.model_card`): a model trained before the environment gained a decision kind reads
@@ -63,6 +65,7 @@ from granujas_env.engine import actions as A
 __all__ = [
     "PolicyAgent",
     "act_together",
+    "play_temperatures",
     "load",
     "make_bot",
     "resolve_model",
@@ -140,6 +143,34 @@ def _logits(layers: list, x: np.ndarray) -> np.ndarray:
     return h
 
 
+def play_temperatures(
+    value: float | Mapping[str, float] | None, decisions: Iterable[str] = ALL_DECISIONS
+) -> dict[str, float]:
+    """``{kind: temperature}`` of a ``temperature`` option or a card's ``play_temperature``: a
+    mapping of decision kinds to positive numbers, or one number for each of ``decisions``;
+    None gives none. Raises ``ValueError`` naming the bad entry and what is allowed."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        entries = dict(value)
+        unknown = sorted(str(kind) for kind in entries if kind not in ALL_DECISIONS)
+        if unknown:
+            raise ValueError(
+                f"play temperature for unknown decision kinds {unknown}; "
+                f"the kinds are {', '.join(sorted(ALL_DECISIONS))}"
+            )
+    else:
+        entries = dict.fromkeys(decisions, value)
+    temperatures = {}
+    for kind, t in entries.items():
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not (0 < t < float("inf")):
+            raise ValueError(
+                f"play temperature of {kind!r} is {t!r}: a temperature is a positive finite number"
+            )
+        temperatures[kind] = float(t)
+    return temperatures
+
+
 def _decision_of(observation: Mapping[str, np.ndarray]) -> str | None:
     """The pending decision kind, read from the observation's ``decision_kind`` one-hot
     (only for observations of the shipped catalog's layout)."""
@@ -167,7 +198,12 @@ class PolicyAgent(Agent):
             (:mod:`agents.advice`): a spec of :func:`make_bot`; None reads ``advisor`` from the
             model card (models trained without one have none).
         deterministic: most probable legal action (default) or a sample of the masked policy.
-        seed: seeds the sampling (``deterministic=False``) and the delegate.
+        temperature: decision kinds played as a sample of the masked policy with its logits
+            divided by a temperature: a mapping ``{kind: T}`` (e.g. ``{"challenge": 3.0}``), or one
+            number for every kind; None reads ``play_temperature`` from the model card (none:
+            every kind follows ``deterministic``). T > 1 flattens the policy (a mixed strategy),
+            T < 1 sharpens it. Needs a plain MLP policy (the numpy inference path).
+        seed: seeds the sampling (``deterministic=False`` or a temperature) and the delegate.
 
     Raises:
         FileNotFoundError: no file at ``model_path``.
@@ -186,6 +222,7 @@ class PolicyAgent(Agent):
         deterministic: bool = True,
         seed: int | None = None,
         advisor: Any = None,
+        temperature: float | Mapping[str, float] | None = None,
     ) -> None:
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
@@ -208,6 +245,14 @@ class PolicyAgent(Agent):
         self._rng = np.random.default_rng(seed)
         advisor = advisor if advisor is not None else card.get("advisor")
         self.model, self._layers = load_model(self.model_path)
+        if temperature is None:
+            temperature = card.get("play_temperature")
+        self.temperature = play_temperatures(temperature, self.decisions)
+        if self.temperature and self._layers is None:
+            raise ValueError(
+                f"{self.model_path}: a play temperature needs a plain MLP policy (its logits are "
+                "read in numpy); this model's policy is not one"
+            )
         self._index = self._input_index(trained, advised=advisor is not None)
         self.delegate = None
         if self.decisions < ALL_DECISIONS:
@@ -267,10 +312,10 @@ class PolicyAgent(Agent):
                 bot.reset(seed=None if seed is None else random.Random(seed).getrandbits(31))
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
-        action, vector, legal = self._prepare(observation, view)
+        action, vector, legal, kind = self._prepare(observation, view)
         if action is not None:
             return action
-        return self.policy_action(vector, legal)
+        return self.policy_action(vector, legal, kind)
 
     def act_batch(
         self,
@@ -287,11 +332,13 @@ class PolicyAgent(Agent):
 
     def _prepare(
         self, observation: Mapping[str, np.ndarray], view: object | None
-    ) -> tuple[int | None, np.ndarray | None, np.ndarray]:
-        """``(action, None, legal)`` for a decision taken without the model (delegated or
-        forced), else ``(None, model input, legal)``."""
+    ) -> tuple[int | None, np.ndarray | None, np.ndarray, str | None]:
+        """``(action, None, legal, kind)`` for a decision taken without the model (delegated or
+        forced), else ``(None, model input, legal, kind)``; ``kind`` is the decision kind where
+        the agent needs it (a delegate or a play temperature), else None."""
         legal = legal_actions(observation)
-        if self.delegate is not None:
+        kind = None
+        if self.delegate is not None or self.temperature:
             kind = getattr(view, "decision", None) if view is not None else None
             if kind is None:
                 kind = _decision_of(observation)
@@ -302,7 +349,7 @@ class PolicyAgent(Agent):
                 )
             if kind not in self.decisions:
                 self.delegated_calls += 1
-                return int(self.delegate.act(observation, view=view)), None, legal
+                return int(self.delegate.act(observation, view=view)), None, legal, kind
         self.policy_calls += 1
         if self.advisor is not None:
             if view is None:
@@ -316,8 +363,8 @@ class PolicyAgent(Agent):
         else:
             vector = observation["observation"]
         if len(legal) == 1:
-            return int(legal[0]), None, legal
-        return None, self.model_input(vector), legal
+            return int(legal[0]), None, legal, kind
+        return None, self.model_input(vector), legal, kind
 
     def model_input(self, vector: np.ndarray) -> np.ndarray:
         """This env's (advised) observation vector read in the layout the model was trained on."""
@@ -332,14 +379,20 @@ class PolicyAgent(Agent):
             )
         return vector[self._index]
 
-    def policy_action(self, vector: np.ndarray, legal: np.ndarray) -> int:
+    def policy_action(self, vector: np.ndarray, legal: np.ndarray, kind: str | None = None) -> int:
         """The model's choice among ``legal`` ids for ``vector``, in the model's input layout
-        (see :meth:`model_input`)."""
-        return self.policy_actions(np.asarray(vector)[None], [legal])[0]
+        (see :meth:`model_input`), at a decision of ``kind`` (which picks its play temperature;
+        None: no temperature)."""
+        return self.policy_actions(np.asarray(vector)[None], [legal], [kind])[0]
 
-    def policy_actions(self, vectors: np.ndarray, legals: Sequence[np.ndarray]) -> list[int]:
+    def policy_actions(
+        self,
+        vectors: np.ndarray,
+        legals: Sequence[np.ndarray],
+        kinds: Sequence[str | None] | None = None,
+    ) -> list[int]:
         """:meth:`policy_action` for each row of ``vectors`` (``[k, inputs]``) with its legal
-        ids, in one forward pass."""
+        ids (and decision kind), in one forward pass."""
         if self._layers is None:
             masks = np.zeros((len(legals), self.model.action_space.n), dtype=bool)
             for row, legal in zip(masks, legals):
@@ -351,12 +404,16 @@ class PolicyAgent(Agent):
             )
             return [int(a) for a in np.atleast_1d(actions)]
         all_logits = _logits(self._layers, np.asarray(vectors))
-        return [self._choose(logits, legal) for logits, legal in zip(all_logits, legals)]
+        kinds = [None] * len(legals) if kinds is None else kinds
+        return [self._choose(*row) for row in zip(all_logits, legals, kinds)]
 
-    def _choose(self, logits: np.ndarray, legal: np.ndarray) -> int:
-        """The legal id picked from one row of the model's logits."""
+    def _choose(self, logits: np.ndarray, legal: np.ndarray, kind: str | None = None) -> int:
+        """The legal id picked from one row of the model's logits at a decision of ``kind``."""
         logits = logits[legal]
-        if self.deterministic:
+        temperature = self.temperature.get(kind) if kind is not None else None
+        if temperature is not None:
+            logits = logits / temperature
+        elif self.deterministic:
             return int(legal[int(np.argmax(logits))])
         p = np.exp(logits - logits.max())
         p /= p.sum()
@@ -376,21 +433,21 @@ def act_together(requests: Sequence[tuple[PolicyAgent, Mapping[str, np.ndarray],
     ``agent.act(observation, view)`` called in the order given (each agent's sampling draws
     too; a non-MLP model falls back to ``model.predict`` on its batch)."""
     actions: list[int | None] = []
-    groups: dict[int, list[tuple[int, PolicyAgent, np.ndarray, np.ndarray]]] = {}
+    groups: dict[int, list[tuple[int, PolicyAgent, np.ndarray, np.ndarray, str | None]]] = {}
     for i, (agent, observation, view) in enumerate(requests):
-        action, vector, legal = agent._prepare(observation, view)
+        action, vector, legal, kind = agent._prepare(observation, view)
         actions.append(action)
         if action is None:
-            groups.setdefault(id(agent.model), []).append((i, agent, vector, legal))
+            groups.setdefault(id(agent.model), []).append((i, agent, vector, legal, kind))
     for items in groups.values():
         first = items[0][1]
         if first._layers is None:  # model.predict: one call per agent (its own determinism)
-            for i, agent, vector, legal in items:
-                actions[i] = agent.policy_action(vector, legal)
+            for i, agent, vector, legal, kind in items:
+                actions[i] = agent.policy_action(vector, legal, kind)
             continue
-        all_logits = _logits(first._layers, np.stack([vector for _, _, vector, _ in items]))
-        for (i, agent, _, legal), logits in zip(items, all_logits):
-            actions[i] = agent._choose(logits, legal)
+        all_logits = _logits(first._layers, np.stack([item[2] for item in items]))
+        for (i, agent, _, legal, kind), logits in zip(items, all_logits):
+            actions[i] = agent._choose(logits, legal, kind)
     return [int(a) for a in actions]
 
 

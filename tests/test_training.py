@@ -621,11 +621,19 @@ def test_train_refuses_to_resume_a_model_of_another_layout(tmp_path: Path, capsy
     assert "another observation layout" in capsys.readouterr().err and not out.exists()
 
 
-@pytest.mark.parametrize("deterministic", [True, False])
-def test_batched_policy_decisions_equal_one_by_one(deterministic: bool) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"deterministic": True},
+        {"deterministic": False},
+        {"temperature": {"challenge": 3.0, "plan_card": 2.0}},
+    ],
+    ids=["deterministic", "sampled", "tempered"],
+)
+def test_batched_policy_decisions_equal_one_by_one(options: dict) -> None:
     """Four games in lockstep, as in a vectorised run: each game's frozen model decides through
     one batched pass (:func:`act_together`, :meth:`PolicyAgent.act_batch`) and through its
-    own ``act``; every action (sampled ones too) is the same."""
+    own ``act``; every action (sampled ones, at a play temperature too) is the same."""
     pytest.importorskip("sb3_contrib")
     from agents.policy import act_together, load
     from granujas_env.view import seat_view
@@ -634,7 +642,7 @@ def test_batched_policy_decisions_equal_one_by_one(deterministic: bool) -> None:
         # bluffer: its own kinds, an advisor and a delegate; full: every kind; one model file
         # shared by two games, so their decisions share a forward pass
         return [
-            load(name, deterministic=deterministic, seed=seed + g)
+            load(name, seed=seed + g, **options)
             for g, name in enumerate(["bluffer", "full", "bluffer", "full"])
         ]
 
