@@ -514,10 +514,29 @@ def _split_options(spec: str) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {}
     while len(parts) > 1 and "=" in parts[-1]:
         key, _, value = parts.pop().partition("=")
-        if not key.isidentifier() or not value:
+        if not all(word.isidentifier() for word in key.split(".")) or not value:
             raise ValueError(f"bad option {key + '=' + value!r} in {spec!r}: expected :key=value")
         options[key] = _option_value(value)
     return ":".join(parts), dict(reversed(options.items()))
+
+
+def _model_options(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """:class:`PolicyAgent` keyword arguments of a model spec's options: ``temperature=T`` (every
+    kind) or ``temperature.<kind>=T`` (one kind each)."""
+    per_kind = {k.partition(".")[2]: v for k, v in options.items() if k.startswith("temperature.")}
+    unknown = sorted(k for k in options if k != "temperature" and not k.startswith("temperature."))
+    if unknown:
+        raise ValueError(
+            f"options {unknown} given to the model {spec!r}: a model takes temperature=T or "
+            "temperature.<decision kind>=T"
+        )
+    if per_kind and "temperature" in options:
+        raise ValueError(
+            f"model {spec!r}: give temperature=T or temperature.<decision kind>=T, not both"
+        )
+    if not options:
+        return {}
+    return {"temperature": per_kind or options["temperature"]}
 
 
 def make_bot(spec: Any, seed: int | None = None) -> Any:
@@ -529,16 +548,13 @@ def make_bot(spec: Any, seed: int | None = None) -> Any:
     A registered bot or import path may carry keyword options after it, each as ``:key=value``
     (an int, else a float, else a string): ``"ismcts:simulations=100:rollout=random"`` is
     ``make("ismcts", simulations=100, rollout="random")``; no commas, so a tournament's
-    comma-separated ``--agents`` list can hold it.
+    comma-separated ``--agents`` list can hold it. A shipped model or model path takes a play
+    temperature the same way: ``"full:temperature.challenge=3"`` is
+    ``load("full", temperature={"challenge": 3.0})``, ``"full:temperature=2"`` tempers every kind.
 
     Raises ``ValueError`` naming what was wrong and what is accepted."""
     if isinstance(spec, str):
         spec, options = _split_options(spec)
-        if options and not (spec in REGISTRY or is_import_path(spec)):
-            raise ValueError(
-                f"options {options} given to {spec!r}: only registered bots "
-                f"({', '.join(available())}) and import paths take :key=value options"
-            )
         if spec in REGISTRY or is_import_path(spec):
             if accepts(factory(spec), "seed"):
                 options.setdefault("seed", seed)
@@ -548,7 +564,7 @@ def make_bot(spec: Any, seed: int | None = None) -> Any:
                 raise ValueError(f"bot {spec!r} with options {options}: {exc}") from None
         model = resolve_model(spec)
         if model is not None:
-            return PolicyAgent(model, seed=seed)
+            return PolicyAgent(model, seed=seed, **_model_options(spec, options))
         what = "no model file" if spec.endswith(".zip") else "unknown agent"
         raise ValueError(
             f"{what} {spec!r}: expected a registered bot ({', '.join(available())}), a "

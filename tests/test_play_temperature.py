@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agents import make
-from agents.policy import MODELS_DIR, load, play_temperatures
+from agents.policy import MODELS_DIR, load, make_bot, play_temperatures
 from granujas_env.env import raw_env
 from granujas_env.view import seat_view
 
@@ -113,3 +113,24 @@ def test_the_card_sets_the_default_temperature(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="positive finite number"):
         load(str(folder))
 
+
+
+def test_model_specs_take_a_temperature() -> None:
+    """The spec syntax of tournaments, the gauntlet and the exploiter probe."""
+    assert make_bot("full:temperature.challenge=3:temperature.plan_card=2").temperature == {
+        "challenge": 3.0,
+        "plan_card": 2.0,
+    }
+    bluffer = make_bot("bluffer:temperature=1.5", seed=0)
+    assert bluffer.temperature == dict.fromkeys(bluffer.decisions, 1.5)
+    assert make_bot("full").temperature == {}
+    with pytest.raises(ValueError, match="a model takes temperature=T or temperature.<decision"):
+        make_bot("full:simulations=3")
+    with pytest.raises(ValueError, match="not both"):
+        make_bot("full:temperature=2:temperature.challenge=3")
+    with pytest.raises(ValueError, match="unknown decision kinds \\['bluffing'\\]"):
+        make_bot("full:temperature.bluffing=3")
+    with pytest.raises(ValueError, match="is 'hot': a temperature is a positive"):
+        make_bot("full:temperature.challenge=hot")
+    with pytest.raises(ValueError, match="bad option"):
+        make_bot("full:temperature.=3")

@@ -147,7 +147,7 @@ def test_make_bot_options() -> None:
     assert (bot.simulations, bot.rollout, bot.time_ms) == (40, "random", 2.5)
     with pytest.raises(ValueError, match="does not take|unexpected keyword"):
         make_bot("ismcts:depth=3")
-    with pytest.raises(ValueError, match="only registered bots"):
+    with pytest.raises(ValueError, match="unknown agent 'no-such-model'"):
         make_bot("no-such-model:simulations=3")
     with pytest.raises(ValueError, match="bad option"):
         make_bot("ismcts:=3")
