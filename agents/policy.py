@@ -248,6 +248,12 @@ class PolicyAgent(Agent):
         if temperature is None:
             temperature = card.get("play_temperature")
         self.temperature = play_temperatures(temperature, self.decisions)
+        unplayed = sorted(set(self.temperature) - self.decisions)
+        if unplayed:
+            raise ValueError(
+                f"{self.model_path}: play temperature for {unplayed}, kinds this agent hands to "
+                f"its delegate; the model plays {', '.join(sorted(self.decisions))}"
+            )
         if self.temperature and self._layers is None:
             raise ValueError(
                 f"{self.model_path}: a play temperature needs a plain MLP policy (its logits are "

@@ -97,6 +97,8 @@ def test_one_number_covers_the_agents_kinds() -> None:
     assert play_temperatures(None) == {}
     bluffer = load("bluffer", temperature=1.5)
     assert set(bluffer.temperature) == set(bluffer.decisions)
+    with pytest.raises(ValueError, match="temperature for \\['hire'\\], kinds this agent hands to"):
+        load("bluffer", temperature={"hire": 2.0, "plan_card": 2.0})
 
 
 def test_the_card_sets_the_default_temperature(tmp_path: Path) -> None:

@@ -626,7 +626,7 @@ def test_train_refuses_to_resume_a_model_of_another_layout(tmp_path: Path, capsy
     [
         {"deterministic": True},
         {"deterministic": False},
-        {"temperature": {"challenge": 3.0, "plan_card": 2.0}},
+        {"temperature": {"plan_slot": 3.0, "plan_card": 2.0}},
     ],
     ids=["deterministic", "sampled", "tempered"],
 )
