@@ -126,13 +126,18 @@ def test_model_specs_take_a_temperature() -> None:
     bluffer = make_bot("bluffer:temperature=1.5", seed=0)
     assert bluffer.temperature == dict.fromkeys(bluffer.decisions, 1.5)
     assert make_bot("full").temperature == {}
-    with pytest.raises(ValueError, match="a model takes temperature=T or temperature.<decision"):
-        make_bot("full:simulations=3")
-    with pytest.raises(ValueError, match="not both"):
-        make_bot("full:temperature=2:temperature.challenge=3")
-    with pytest.raises(ValueError, match="unknown decision kinds \\['bluffing'\\]"):
-        make_bot("full:temperature.bluffing=3")
-    with pytest.raises(ValueError, match="is 'hot': a temperature is a positive"):
-        make_bot("full:temperature.challenge=hot")
-    with pytest.raises(ValueError, match="bad option"):
-        make_bot("full:temperature.=3")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("full:simulations=3", "a model takes temperature=T or temperature.<decision"),
+        ("full:temperature=2:temperature.challenge=3", "not both"),
+        ("full:temperature.bluffing=3", "unknown decision kinds \\['bluffing'\\]"),
+        ("full:temperature.challenge=hot", "is 'hot': a temperature is a positive"),
+        ("full:temperature.=3", "bad option"),
+    ],
+)
+def test_bad_model_options_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
