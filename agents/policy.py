@@ -416,7 +416,7 @@ class PolicyAgent(Agent):
     def _choose(self, logits: np.ndarray, legal: np.ndarray, kind: str | None = None) -> int:
         """The legal id picked from one row of the model's logits at a decision of ``kind``."""
         logits = logits[legal]
-        temperature = self.temperature.get(kind) if kind is not None else None
+        temperature = self.temperature.get(kind)
         if temperature is not None:
             logits = logits / temperature
         elif self.deterministic:
