@@ -40,6 +40,8 @@ from typing import Any
 
 import numpy as np
 
+from .cli import run_main
+
 __all__ = [
     "ENV_NAMES",
     "EnvUnavailable",
@@ -415,4 +417,4 @@ def _version(dist: str) -> str | None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

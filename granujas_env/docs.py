@@ -14,6 +14,7 @@ import re
 import sys
 from pathlib import Path
 
+from .cli import run_main
 from .codecs import ObservationLayout
 from .engine import actions as A
 from .engine.game import DECISION_KINDS, default_data
@@ -201,4 +202,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cli import run_main
 from .engine import actions as A
 from .engine.game import GAME_LENGTHS, Game, GameConfig, default_data
 from .invariants import InvariantError, check_invariants
@@ -413,4 +414,4 @@ def _replay(path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

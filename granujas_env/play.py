@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -26,6 +25,7 @@ import agents
 from agents.human import HumanAgent, QuitGame
 from agents.policy import available_models, make_bot
 
+from .cli import run_main
 from .env import raw_env
 from .record import record_game
 from .render import render_text
@@ -106,12 +106,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
     except (ValueError, ImportError) as exc:  # ImportError: a model without the [train] extra
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:
-        return _play(env, bots, names, args, out)
-    except BrokenPipeError:
-        # the reader stopped early (``| head``): stop quietly, like record show
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + 13
+    return _play(env, bots, names, args, out)
 
 
 def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
@@ -168,4 +163,4 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

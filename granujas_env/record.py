@@ -49,7 +49,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -58,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli import run_main
 from .engine import actions as A
 from .engine.data import MAX_DEPTH, Catalog, Rules, is_int, nested_too_deep, read_text, shown
 from .engine.game import DECISION_KINDS, Game, GameConfig, IllegalActionError, default_data
@@ -642,11 +642,6 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         for block in show(record, seat=args.seat, every_step=args.every_step, reveal=args.reveal):
             print(block, flush=True)
-    except BrokenPipeError:
-        # the reader stopped early (``| head``): stop quietly, and keep Python's own flush at exit
-        # from writing into the closed pipe again; the status of a Unix tool killed by SIGPIPE
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 128 + 13
     except (RecordError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -654,4 +649,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

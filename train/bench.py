@@ -63,6 +63,7 @@ from typing import Any
 
 from agents.decisions import MODES
 from agents.registry import DEFAULT_BOT
+from granujas_env.cli import run_main
 from granujas_env.codecs import ObservationLayout
 from granujas_env.engine.game import Game
 from granujas_env.view import DecisionViews, SeatView
@@ -527,4 +528,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from granujas_env.cli import run_main
 from train.tournament import check_output_path, run_tournament, summarize
 
 __all__ = ["evaluate", "main"]
@@ -109,4 +110,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

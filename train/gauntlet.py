@@ -34,6 +34,7 @@ from typing import Any
 
 from agents.registry import available
 from agents.styles import STYLES
+from granujas_env.cli import run_main
 from train.tournament import check_output_path, run_tournament, summarize
 
 __all__ = [
@@ -287,4 +288,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

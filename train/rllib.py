@@ -70,6 +70,7 @@ from tensorboardX import SummaryWriter
 from agents.decisions import ALL_DECISIONS
 from agents.model_card import layout_record
 from agents.policy import make_bot
+from granujas_env.cli import run_main
 from granujas_env.env import raw_env
 from granujas_env.version import ENV_NAME
 from train.single_seat import SingleSeatEnv, lazy_observation
@@ -606,4 +607,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

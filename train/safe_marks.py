@@ -28,6 +28,7 @@ import numpy as np
 from agents.driver import play_game
 from agents.heuristic import HeuristicAgent
 from agents.safecracker import STATES, MarkModel, mark_records
+from granujas_env.cli import run_main
 from granujas_env.engine.game import Game
 
 __all__ = ["collect", "fit", "main", "rounded"]
@@ -175,4 +176,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -69,6 +69,7 @@ from typing import Any
 
 from agents.driver import play_game
 from agents.policy import make_bot
+from granujas_env.cli import run_main
 
 __all__ = [
     "wilson_interval",
@@ -719,4 +720,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -72,6 +72,7 @@ from agents.decisions import MODES
 from agents.model_card import ModelCardError, find_card, layout_record, read_card, trained_layout
 from agents.policy import PolicyAgent, make_bot, resolve_model
 from agents.registry import DEFAULT_BOT
+from granujas_env.cli import run_main
 from granujas_env.version import ENV_NAME
 from train.single_seat import SingleSeatEnv
 
@@ -869,4 +870,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

@@ -7,6 +7,7 @@ import sys
 
 import uvicorn
 
+from ..cli import run_main
 from .server import create_app
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -39,4 +40,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))
