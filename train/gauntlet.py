@@ -35,7 +35,7 @@ from typing import Any
 from agents.registry import available
 from agents.styles import STYLES
 from granujas_env.cli import run_main
-from train.tournament import check_output_path, run_tournament, summarize
+from train.tournament import check_output_path, interval_text, run_tournament, summarize
 
 __all__ = [
     "TARGETS",
@@ -153,7 +153,7 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
         return "-" if value is None else f"{100 * value:.1f}%"
 
     for r in rows:
-        ci = f"[{100 * r['wilson_low']:.1f}, {100 * r['wilson_high']:.1f}]"
+        ci = interval_text(r)
         target = "-" if r["target_win_rate"] is None else f">={100 * r['target_win_rate']:.0f}%"
         lines.append(
             f"{r['opponent']:<30}{r['players']:>3}{r['games']:>7}{pct(r['win_rate']):>8}"

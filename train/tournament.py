@@ -73,6 +73,7 @@ from granujas_env.cli import run_main
 
 __all__ = [
     "wilson_interval",
+    "interval_text",
     "seat_orders",
     "run_tournament",
     "summarize",
@@ -446,6 +447,11 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
     }
 
 
+def interval_text(row: dict[str, Any]) -> str:
+    """A rated row's Wilson 95% interval in percent, as ``[50.7, 55.0]``."""
+    return f"[{100 * row['wilson_low']:.1f}, {100 * row['wilson_high']:.1f}]"
+
+
 def _fmt(value: float | None, pct: bool = False) -> str:
     if value is None:
         return "-"
@@ -461,7 +467,7 @@ def format_table(summary: dict[str, Any]) -> str:
     )
     lines = [header, "-" * len(header)]
     for r in rows:
-        ci = f"[{100 * r['wilson_low']:.1f}, {100 * r['wilson_high']:.1f}]"
+        ci = interval_text(r)
         flag = "+" if r["above_baseline"] else "-" if r["below_baseline"] else " "
         lines.append(
             f"{r['label']:<14}{r['games']:>7}{r['wins']:>7}{_fmt(r['win_rate'], True):>8}"
@@ -490,8 +496,7 @@ def format_table(summary: dict[str, Any]) -> str:
         )
     )
     seats = ", ".join(
-        f"{s['seat']}: {_fmt(s['win_rate'], True)} "
-        f"[{100 * s['wilson_low']:.1f}, {100 * s['wilson_high']:.1f}]"
+        f"{s['seat']}: {_fmt(s['win_rate'], True)} {interval_text(s)}"
         for s in summary["seats"]
     )
     lines.append(f"win rate by seat (all entries): {seats}")
