@@ -435,6 +435,63 @@ def test_checkpoint_as_opponent_and_league(quick_model: Path, tmp_path: Path) ->
     assert snapshot.policy_calls > 0
 
 
+def test_newest_models_by_steps_then_time(tmp_path: Path) -> None:
+    """``--follow`` picks models by the step count in their names (not the text order), files
+    without one by modification time; a missing folder is empty."""
+    from train.train import newest_models
+
+    assert newest_models(tmp_path / "not-yet", 2) == []
+    for name in ("ckpt_900_steps.zip", "ckpt_10000_steps.zip", "ckpt_2000_steps.zip", "a.txt"):
+        (tmp_path / name).write_bytes(b"")
+    assert newest_models(tmp_path, 2) == [
+        str(tmp_path / f"ckpt_{n}_steps.zip") for n in (2000, 10000)
+    ]
+    assert newest_models(tmp_path, 5)[0] == str(tmp_path / "ckpt_900_steps.zip")
+
+
+def test_follow_puts_another_runs_newest_models_in_the_pool(
+    quick_model: Path, tmp_path: Path
+) -> None:
+    """``--follow DIR``: the newest ``--follow-keep`` loadable models of DIR join the pool (the
+    card lists them); a file that does not load (still being written) is skipped and said."""
+    league = tmp_path / "league"
+    league.mkdir()
+    model = (quick_model / "model.zip").read_bytes()
+    for steps in (100, 300, 200):
+        (league / f"snapshot_{steps}_steps.zip").write_bytes(model)
+    (league.parent / "model_card.json").write_text((quick_model / "model_card.json").read_text())
+    (league / "snapshot_400_steps.zip").write_bytes(model[:1000])  # half written
+    out = tmp_path / "follower"
+    cmd = [
+        sys.executable,
+        "-m",
+        "train.train",
+        "--mode",
+        "bluff",
+        "--quick",
+        "--steps",
+        "512",
+        "--follow",
+        str(league),
+        "--follow-keep",
+        "3",
+        "--follow-weight",
+        "4",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["follow"] == str(league)
+    assert card["followed_models"] == [str(league / f"snapshot_{n}_steps.zip") for n in (200, 300)]
+    assert result.stdout.count("--follow: skipping") == 1
+    assert "snapshot_400_steps.zip" in result.stdout
+    bad = subprocess.run(cmd + ["--follow-keep", "0"], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "--follow-keep must be at least 1, got 0" in bad.stderr
+
+
 def _advice_env(decisions: str) -> SingleSeatEnv:
     return SingleSeatEnv(
         num_players=3, decisions=decisions, opponents=["random"], advisor="heuristic", seed=2

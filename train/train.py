@@ -18,7 +18,10 @@ of :func:`agents.policy.make_bot`). ``--league`` adds, every ``--league-every``
 steps, a frozen copy of the learner to the pool (the latest ``--league-size`` copies are kept):
 plain self-play cycles in bluffing games, so the pool mixes past checkpoints with the heuristic
 and random bots (``--league-bot-weight`` is each bot's sampling weight relative to one
-checkpoint).
+checkpoint). ``--follow DIR`` co-trains with another run: the newest ``--follow-keep`` models that
+run writes to ``DIR`` (its ``checkpoints/`` or ``league/``) join the pool after every rollout,
+each weighing ``--follow-weight`` -- a learner against an exploiter that keeps learning against it,
+and that exploiter following the learner's league snapshots (README, "Co-training").
 
 Outputs under ``--out``: ``model.zip`` (the final policy, saved without the optimizer's moment
 estimates so it stays small; resume from ``checkpoints/`` to keep them), ``model_card.json``
@@ -55,6 +58,7 @@ import math
 import multiprocessing
 import os
 import platform
+import re
 import shlex
 import signal
 import sys
@@ -82,6 +86,7 @@ __all__ = [
     "choose_vec",
     "make_env_fn",
     "make_vec_env",
+    "newest_models",
     "save_slim",
     "usable_cpus",
 ]
@@ -93,6 +98,7 @@ DEFAULT_N_ENVS = 8
 # cores 2 workers x 4 envs were slower than DummyVecEnv (figures in --vec's help)
 CHUNKED_MIN_CPUS = 4
 VEC_KINDS = ("dummy", "batched", "subproc", "chunked")  # --vec choices besides auto
+STEPS_IN_NAME = re.compile(r"_(\d+)_steps\.zip$")  # checkpoint and league snapshot names
 QUICK = {
     "steps": 2048,
     "n_envs": 4,
@@ -197,7 +203,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--league-bot-weight",
         type=float,
         default=1.5,
-        help="sampling weight of each --opponents bot (a snapshot weighs 1)",
+        help="sampling weight of each --opponents bot with --league or --follow (a snapshot "
+        "weighs 1, a followed model --follow-weight)",
+    )
+    p.add_argument(
+        "--follow",
+        default=None,
+        help="folder where another run writes models (its checkpoints/ or league/): the newest "
+        "--follow-keep of them join the opponent pool, checked after every rollout (co-training "
+        "against a live exploiter, or an exploiter tracking a learner)",
+    )
+    p.add_argument(
+        "--follow-keep", type=int, default=1, help="newest models of --follow kept in the pool"
+    )
+    p.add_argument(
+        "--follow-weight",
+        type=float,
+        default=1.0,
+        help="sampling weight of each followed model (an --opponents bot weighs "
+        "--league-bot-weight)",
     )
     p.add_argument(
         "--players",
@@ -368,6 +392,12 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--n-envs must be at least 1, got {args.n_envs}")
     if not (args.kl_coef >= 0 and math.isfinite(args.kl_coef)):
         raise ValueError(f"--kl-coef must be a finite number >= 0, got {args.kl_coef}")
+    if args.follow_keep < 1:
+        raise ValueError(f"--follow-keep must be at least 1, got {args.follow_keep}")
+    if not (args.follow_weight > 0 and math.isfinite(args.follow_weight)):
+        raise ValueError(f"--follow-weight must be a finite number > 0, got {args.follow_weight}")
+    if args.follow is not None and Path(args.follow).exists() and not Path(args.follow).is_dir():
+        raise ValueError(f"--follow must be a folder (it may not exist yet), got {args.follow!r}")
     checked = {"players": _players(args.players), "resume": None, "init_from": None}
     if args.resume and args.init_from:
         raise ValueError("--resume and --init-from are exclusive: use one warm start")
@@ -584,6 +614,7 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
             self.start = state.get("t0", time.time())
             self.next_snapshot = args.league_every
             self.snapshots: list[str] = []
+            self.unreadable: set[str] = set()  # --follow files that did not load (said once)
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", ()):
@@ -605,14 +636,46 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
             path.parent.mkdir(parents=True, exist_ok=True)
             save_slim(self.model, path)
             self.snapshots = (self.snapshots + [str(path)])[-args.league_size :]
-            specs = list(state["bots"]) + self.snapshots
-            weights = [args.league_bot_weight] * len(state["bots"]) + [1.0] * len(self.snapshots)
-            vec_env.env_method("set_opponents", specs, weights)
             state["league"] = list(self.snapshots)
-            if self.verbose:
-                print(f"league: {len(self.snapshots)} snapshots + {state['bots']}", flush=True)
+            self._set_pool()
+
+        def _set_pool(self) -> None:
+            league, followed = state.get("league", []), state.get("followed", [])
+            specs = list(state["bots"]) + league + followed
+            weights = (
+                [args.league_bot_weight] * len(state["bots"])
+                + [1.0] * len(league)
+                + [args.follow_weight] * len(followed)
+            )
+            vec_env.env_method("set_opponents", specs, weights)
+
+        def _follow(self) -> None:
+            followed = state.get("followed", [])
+            usable = []
+            for path in newest_models(Path(args.follow), args.follow_keep):
+                if path not in followed:
+                    try:  # the other run may still be writing it: tried again after each rollout
+                        make_bot(path)
+                    except Exception as exc:  # noqa: BLE001 - an unreadable file is only skipped
+                        if path not in self.unreadable:
+                            self.unreadable.add(path)
+                            print(f"--follow: skipping {path} for now ({exc})", flush=True)
+                        continue
+                usable.append(path)
+            if usable != followed:
+                state["followed"] = usable
+                history = state.setdefault("followed_history", [])
+                history.extend(p for p in usable if p not in history)
+                self._set_pool()
+                print(f"following {usable} at {self.num_timesteps} steps", flush=True)
+
+        def _on_training_start(self) -> None:
+            if args.follow:
+                self._follow()
 
         def _on_rollout_end(self) -> None:
+            if args.follow:
+                self._follow()
             if self.won:
                 self.logger.record("rollout/win_rate", sum(self.won) / len(self.won))
                 self.logger.record("rollout/score", sum(self.score) / len(self.score))
@@ -625,6 +688,21 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
         name_prefix="ckpt",
     )
     return [checkpoint, StatsCallback()]
+
+
+def newest_models(folder: Path, keep: int) -> list[str]:
+    """The ``keep`` newest model ``.zip`` files in ``folder`` (oldest first), newest by the step
+    count in their names (``ckpt_<n>_steps.zip``, ``snapshot_<n>_steps.zip``), then by
+    modification time; none if the folder does not exist yet."""
+    if not folder.is_dir():
+        return []
+
+    def age(path: Path) -> tuple[int, float]:
+        match = STEPS_IN_NAME.search(path.name)
+        return (int(match.group(1)) if match else -1, path.stat().st_mtime)
+
+    models = sorted(folder.glob("*.zip"), key=age)
+    return [str(p) for p in models[-keep:]] if keep > 0 else []
 
 
 def kl_to_start_callback(start_policy: Any, coef: float) -> Any:
@@ -742,6 +820,7 @@ def main(argv: list[str] | None = None) -> int:
         "advisor": args.advisor,
         "opponents": bots,
         "league": bool(args.league),
+        "follow": args.follow,
         "players": list(players),
         "game_length": args.length,
         "reward": args.reward,
@@ -858,6 +937,7 @@ def main(argv: list[str] | None = None) -> int:
         win_rate_last100=state.get("win_rate_last100"),
         score_last100=state.get("score_last100"),
         league_snapshots=state.get("league", []),
+        followed_models=state.get("followed_history", []),
         finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         model_bytes=(out / "model.zip").stat().st_size,
     )
