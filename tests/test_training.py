@@ -452,8 +452,9 @@ def test_newest_models_by_steps_then_time(tmp_path: Path) -> None:
 def test_follow_puts_another_runs_newest_models_in_the_pool(
     quick_model: Path, tmp_path: Path
 ) -> None:
-    """``--follow DIR``: the newest ``--follow-keep`` loadable models of DIR join the pool (the
-    card lists them); a file that does not load (still being written) is skipped and said."""
+    """``--follow DIR,DIR``: the newest ``--follow-keep`` loadable models of each folder join the
+    pool (the card lists them); a file that does not load (still being written) is skipped and
+    said once."""
     league = tmp_path / "league"
     league.mkdir()
     model = (quick_model / "model.zip").read_bytes()
@@ -461,6 +462,9 @@ def test_follow_puts_another_runs_newest_models_in_the_pool(
         (league / f"snapshot_{steps}_steps.zip").write_bytes(model)
     (league.parent / "model_card.json").write_text((quick_model / "model_card.json").read_text())
     (league / "snapshot_400_steps.zip").write_bytes(model[:1000])  # half written
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "ckpt_5_steps.zip").write_bytes(model)
     out = tmp_path / "follower"
     cmd = [
         sys.executable,
@@ -472,7 +476,7 @@ def test_follow_puts_another_runs_newest_models_in_the_pool(
         "--steps",
         "512",
         "--follow",
-        str(league),
+        f"{league},{other}",
         "--follow-keep",
         "3",
         "--follow-weight",
@@ -484,8 +488,11 @@ def test_follow_puts_another_runs_newest_models_in_the_pool(
     result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     card = json.loads((out / "model_card.json").read_text())
-    assert card["follow"] == str(league)
-    assert card["followed_models"] == [str(league / f"snapshot_{n}_steps.zip") for n in (200, 300)]
+    assert card["follow"] == [str(league), str(other)]
+    assert card["followed_models"] == [
+        *(str(league / f"snapshot_{n}_steps.zip") for n in (200, 300)),
+        str(other / "ckpt_5_steps.zip"),
+    ]
     assert result.stdout.count("--follow: skipping") == 1
     assert "snapshot_400_steps.zip" in result.stdout
     bad = subprocess.run(cmd + ["--follow-keep", "0"], cwd=ROOT, capture_output=True, text=True)

@@ -18,10 +18,10 @@ of :func:`agents.policy.make_bot`). ``--league`` adds, every ``--league-every``
 steps, a frozen copy of the learner to the pool (the latest ``--league-size`` copies are kept):
 plain self-play cycles in bluffing games, so the pool mixes past checkpoints with the heuristic
 and random bots (``--league-bot-weight`` is each bot's sampling weight relative to one
-checkpoint). ``--follow DIR`` co-trains with another run: the newest ``--follow-keep`` models that
-run writes to ``DIR`` (its ``checkpoints/`` or ``league/``) join the pool after every rollout,
-each weighing ``--follow-weight`` -- a learner against an exploiter that keeps learning against it,
-and that exploiter following the learner's league snapshots (README, "Co-training").
+checkpoint). ``--follow DIR[,DIR...]`` co-trains with other runs: the newest ``--follow-keep``
+models each writes to its ``DIR`` (its ``checkpoints/`` or ``league/``) join the pool after every
+rollout, each weighing ``--follow-weight`` -- a learner against exploiters that keep learning
+against it, and each exploiter following the learner's league snapshots (README, "Co-training").
 
 Outputs under ``--out``: ``model.zip`` (the final policy, saved without the optimizer's moment
 estimates so it stays small; resume from ``checkpoints/`` to keep them), ``model_card.json``
@@ -209,9 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--follow",
         default=None,
-        help="folder where another run writes models (its checkpoints/ or league/): the newest "
-        "--follow-keep of them join the opponent pool, checked after every rollout (co-training "
-        "against a live exploiter, or an exploiter tracking a learner)",
+        help="folder where another run writes models (its checkpoints/ or league/), or a comma "
+        "list of them: the newest --follow-keep of each join the opponent pool, checked after "
+        "every rollout (co-training against live exploiters, or an exploiter tracking a learner)",
     )
     p.add_argument(
         "--follow-keep", type=int, default=1, help="newest models of --follow kept in the pool"
@@ -396,8 +396,9 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--follow-keep must be at least 1, got {args.follow_keep}")
     if not (args.follow_weight > 0 and math.isfinite(args.follow_weight)):
         raise ValueError(f"--follow-weight must be a finite number > 0, got {args.follow_weight}")
-    if args.follow is not None and Path(args.follow).exists() and not Path(args.follow).is_dir():
-        raise ValueError(f"--follow must be a folder (it may not exist yet), got {args.follow!r}")
+    for folder in _split(args.follow):
+        if Path(folder).exists() and not Path(folder).is_dir():
+            raise ValueError(f"--follow takes folders (they may not exist yet), got {folder!r}")
     checked = {"players": _players(args.players), "resume": None, "init_from": None}
     if args.resume and args.init_from:
         raise ValueError("--resume and --init-from are exclusive: use one warm start")
@@ -652,7 +653,8 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
         def _follow(self) -> None:
             followed = state.get("followed", [])
             usable = []
-            for path in newest_models(Path(args.follow), args.follow_keep):
+            keep = args.follow_keep
+            for path in (p for d in _split(args.follow) for p in newest_models(Path(d), keep)):
                 if path not in followed:
                     try:  # the other run may still be writing it: tried again after each rollout
                         make_bot(path)
@@ -820,7 +822,7 @@ def main(argv: list[str] | None = None) -> int:
         "advisor": args.advisor,
         "opponents": bots,
         "league": bool(args.league),
-        "follow": args.follow,
+        "follow": _split(args.follow),
         "players": list(players),
         "game_length": args.length,
         "reward": args.reward,
