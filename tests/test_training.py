@@ -297,28 +297,21 @@ def test_subproc_vec_env_action_masks() -> None:
         vec.close()
 
 
+def _train(*args: str) -> subprocess.CompletedProcess:
+    """``python -m train.train ARGS``, checked to exit with status 0."""
+    cmd = [sys.executable, "-m", "train.train", *args]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
 @pytest.fixture(scope="module")
 def quick_model(tmp_path_factory) -> Path:
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
     out = tmp_path_factory.mktemp("quick") / "bluff"
-    cmd = [
-        sys.executable,
-        "-m",
-        "train.train",
-        "--mode",
-        "bluff",
-        "--quick",
-        "--seed",
-        "1",
-        "--out",
-        str(out),
-        "--no-progress",
-        "--bc-samples",
-        "300",
-    ]
-    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    _train("--mode", "bluff", "--quick", "--seed", "1", "--out", str(out), "--no-progress",
+           "--bc-samples", "300")
     return out
 
 
@@ -348,10 +341,8 @@ def test_quick_training_saves_model_and_card(quick_model: Path) -> None:
 def test_resume_from_checkpoint(quick_model: Path, tmp_path: Path) -> None:
     ckpt = sorted((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))[-1]
     out = tmp_path / "resumed"
-    cmd = [sys.executable, "-m", "train.train", "--mode", "bluff", "--quick", "--steps", "512"]
-    cmd += ["--resume", str(ckpt), "--out", str(out), "--no-progress"]
-    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    _train("--mode", "bluff", "--quick", "--steps", "512", "--resume", str(ckpt), "--out", str(out),
+           "--no-progress")
     card = json.loads((out / "model_card.json").read_text())
     steps_before = int(ckpt.stem.split("_")[1])
     assert card["steps"] >= steps_before + 512 and card["resumed_from"] == str(ckpt)
@@ -398,28 +389,8 @@ def test_checkpoint_as_opponent_and_league(quick_model: Path, tmp_path: Path) ->
     assert info["opponents"] == [str(quick_model / "model.zip")] * 2
     assert all(bot.policy_calls > 0 for bot in env.opponents if bot is not None)
     out = tmp_path / "league"
-    cmd = [
-        sys.executable,
-        "-m",
-        "train.train",
-        "--mode",
-        "full",
-        "--league",
-        "--quick",
-        "--steps",
-        "1024",
-        "--league-every",
-        "512",
-        "--advisor",
-        "heuristic",
-        "--bc-samples",
-        "200",
-        "--out",
-        str(out),
-        "--no-progress",
-    ]
-    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    _train("--mode", "full", "--league", "--quick", "--steps", "1024", "--league-every", "512",
+           "--advisor", "heuristic", "--bc-samples", "200", "--out", str(out), "--no-progress")
     card = json.loads((out / "model_card.json").read_text())
     assert card["league"] and len(card["league_snapshots"]) >= 1
     assert "random" in card["opponents"]  # --league default pool: heuristic (if registered), random
@@ -466,27 +437,9 @@ def test_follow_puts_another_runs_newest_models_in_the_pool(
     other.mkdir()
     (other / "ckpt_5_steps.zip").write_bytes(model)
     out = tmp_path / "follower"
-    cmd = [
-        sys.executable,
-        "-m",
-        "train.train",
-        "--mode",
-        "bluff",
-        "--quick",
-        "--steps",
-        "512",
-        "--follow",
-        f"{league},{other}",
-        "--follow-keep",
-        "3",
-        "--follow-weight",
-        "4",
-        "--out",
-        str(out),
-        "--no-progress",
-    ]
-    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    args = ["--mode", "bluff", "--quick", "--steps", "512", "--follow", f"{league},{other}",
+            "--follow-keep", "3", "--follow-weight", "4", "--out", str(out), "--no-progress"]
+    result = _train(*args)
     card = json.loads((out / "model_card.json").read_text())
     assert card["follow"] == [str(league), str(other)]
     assert card["followed_models"] == [
@@ -495,7 +448,8 @@ def test_follow_puts_another_runs_newest_models_in_the_pool(
     ]
     assert result.stdout.count("--follow: skipping") == 1
     assert "snapshot_400_steps.zip" in result.stdout
-    bad = subprocess.run(cmd + ["--follow-keep", "0"], cwd=ROOT, capture_output=True, text=True)
+    cmd = [sys.executable, "-m", "train.train", *args, "--follow-keep", "0"]
+    bad = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "--follow-keep must be at least 1, got 0" in bad.stderr
 
 
