@@ -406,6 +406,21 @@ def test_checkpoint_as_opponent_and_league(quick_model: Path, tmp_path: Path) ->
     assert snapshot.policy_calls > 0
 
 
+def test_resumed_league_run_snapshots_every_league_every_steps(
+    quick_model: Path, tmp_path: Path
+) -> None:
+    """``--resume`` with ``--league``: snapshots come ``--league-every`` steps apart from the
+    resumed step count on (not one per step until a counter from 0 catches up)."""
+    ckpt = sorted((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))[-1]
+    start = int(ckpt.stem.split("_")[1])
+    out = tmp_path / "resumed-league"
+    _train("--mode", "bluff", "--quick", "--steps", "1024", "--league", "--league-every", "512",
+           "--resume", str(ckpt), "--out", str(out), "--no-progress")
+    steps = sorted(int(p.stem.split("_")[1]) for p in (out / "league").glob("snapshot_*.zip"))
+    assert 1 <= len(steps) <= 2, steps
+    assert steps[0] >= start + 512 and all(b - a >= 512 for a, b in zip(steps, steps[1:]))
+
+
 def test_newest_models_by_steps_then_time(tmp_path: Path) -> None:
     """``--follow`` picks models by the step count in their names (not the text order), files
     without one by modification time; a missing folder is empty."""

@@ -613,7 +613,7 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
             self.won: deque[float] = deque(maxlen=100)
             self.score: deque[float] = deque(maxlen=100)
             self.start = state.get("t0", time.time())
-            self.next_snapshot = args.league_every
+            self.next_snapshot = args.league_every  # from the run's first step: _on_training_start
             self.snapshots: list[str] = []
             self.unreadable: set[str] = set()  # --follow files that did not load (said once)
 
@@ -672,6 +672,9 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
                 print(f"following {usable} at {self.num_timesteps} steps", flush=True)
 
         def _on_training_start(self) -> None:
+            # a resumed model starts at its saved step count: the first snapshot comes
+            # --league-every steps into this run, not one per step until the count catches up
+            self.next_snapshot = self.model.num_timesteps + args.league_every
             if args.follow:
                 self._follow()
 
