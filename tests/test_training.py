@@ -348,6 +348,36 @@ def test_resume_from_checkpoint(quick_model: Path, tmp_path: Path) -> None:
     assert card["steps"] >= steps_before + 512 and card["resumed_from"] == str(ckpt)
 
 
+def test_resume_applies_the_ppo_flags_given_and_keeps_the_saved_ones(
+    quick_model: Path, tmp_path: Path
+) -> None:
+    """``--resume`` used to keep every saved PPO setting, ignoring ``--ent-coef``/``--lr``...,
+    while the card recorded the flags' defaults. Flags given now change the resumed model; the
+    others keep its saved values; the card records what the model trains with."""
+    from sb3_contrib import MaskablePPO
+
+    ckpt = sorted((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))[-1]
+    changed = tmp_path / "changed"
+    _train("--mode", "bluff", "--quick", "--steps", "256", "--resume", str(ckpt), "--out",
+           str(changed), "--no-progress", "--ent-coef", "0.05", "--lr", "0.0003",
+           "--n-epochs", "3", "--clip-range", "0.2")
+    expected = {"ent_coef": 0.05, "learning_rate": 0.0003, "n_epochs": 3, "clip_range": 0.2}
+    card = json.loads((changed / "model_card.json").read_text())
+    assert {k: card["hyperparameters"][k] for k in expected} == expected
+    saved = sorted((changed / "checkpoints").glob("ckpt_*_steps.zip"))[-1]
+    model = MaskablePPO.load(saved, device="cpu")
+    assert (model.ent_coef, model.learning_rate, model.n_epochs) == (0.05, 0.0003, 3)
+    assert model.clip_range(1.0) == 0.2
+    # resumed again without those flags: the saved values, not the flags' defaults
+    kept = tmp_path / "kept"
+    _train("--mode", "bluff", "--quick", "--steps", "256", "--resume", str(saved), "--out",
+           str(kept), "--no-progress")
+    card = json.loads((kept / "model_card.json").read_text())
+    del expected["n_epochs"]  # --quick sets its own n_steps, batch size and epochs
+    assert {k: card["hyperparameters"][k] for k in expected} == expected
+    assert card["hyperparameters"]["net_arch"] == [64, 64]
+
+
 def test_policy_agent_plays_legally(quick_model: Path) -> None:
     import agents
     from agents.driver import play_game
@@ -607,6 +637,8 @@ def test_sigterm_stops_and_saves(tmp_path: Path) -> None:
         (["--minutes", "nan"], "--minutes must be a positive number"),
         (["--steps", "0"], "--steps must be at least 1"),
         (["--resume", "runs/no/such/ckpt.zip"], "--resume: no model at 'runs/no/such/ckpt.zip'"),
+        (["--resume", "runs/no/such/ckpt.zip", "--net", "32,32"],
+         "--net cannot change a resumed model's network"),
         (["--opponents", "heuristic,nobody"], "--opponents: unknown agent 'nobody'"),
         (["--advisor", "no.such.module:Bot"], "--advisor: agent 'no.such.module:Bot'"),
     ],

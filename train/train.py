@@ -36,7 +36,8 @@ earlier at a wall-clock limit, and so does SIGTERM or Ctrl-C (the model and card
 every case). With ``--resume`` the steps are added to the resumed model's count.
 
 Warm starts: ``--resume`` continues a model of today's observation layout with its saved
-hyper-parameters; ``--init-from`` starts a fresh model (this command's hyper-parameters) from a
+hyper-parameters, except the PPO settings given as flags (``--ent-coef``, ``--lr``...; ``--net``
+is refused); ``--init-from`` starts a fresh model (this command's hyper-parameters) from a
 trained model's weights, also one trained on an older layout (e.g. the shipped ``full``, trained
 before the ``end_of_day_order`` decision): its inputs are mapped onto today's layout as
 :class:`agents.policy.PolicyAgent` maps them at play time, and the inputs it never saw start at zero
@@ -86,6 +87,7 @@ __all__ = [
     "choose_vec",
     "make_env_fn",
     "make_vec_env",
+    "model_hyperparameters",
     "newest_models",
     "save_slim",
     "usable_cpus",
@@ -99,6 +101,18 @@ DEFAULT_N_ENVS = 8
 CHUNKED_MIN_CPUS = 4
 VEC_KINDS = ("dummy", "batched", "subproc", "chunked")  # --vec choices besides auto
 STEPS_IN_NAME = re.compile(r"_(\d+)_steps\.zip$")  # checkpoint and league snapshot names
+#: PPO settings of a new model: flag's ``args`` name -> (MaskablePPO attribute, default). A
+#: resumed model keeps its saved values except those given as flags (``ppo_overrides``).
+PPO_SETTINGS: dict[str, tuple[str, float]] = {
+    "n_steps": ("n_steps", 1024),
+    "batch_size": ("batch_size", 256),
+    "n_epochs": ("n_epochs", 5),
+    "lr": ("learning_rate", 1e-4),
+    "gamma": ("gamma", 0.995),
+    "ent_coef": ("ent_coef", 0.003),
+    "clip_range": ("clip_range", 0.1),
+}
+DEFAULT_NET = "64,64"
 QUICK = {
     "steps": 2048,
     "n_envs": 4,
@@ -266,14 +280,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--n-envs 8; 0.66x in train.train runs under heavier load) and cost ~10%% more CPU per "
         "learner step, which projects to ~1.15x on 2 idle cores: too little for the risk",
     )
-    p.add_argument("--n-steps", type=int, default=1024, help="rollout steps per env per update")
-    p.add_argument("--batch-size", type=int, default=256, help="minibatch size of the updates")
-    p.add_argument("--n-epochs", type=int, default=5, help="passes over each rollout")
-    p.add_argument("--lr", type=float, default=1e-4, help="Adam learning rate")
-    p.add_argument("--gamma", type=float, default=0.995, help="discount factor")
-    p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus coefficient")
-    p.add_argument("--clip-range", type=float, default=0.1, help="PPO clipping range")
-    p.add_argument("--net", default="64,64", help="hidden layers of the policy and value MLPs")
+    for flag, kind, (_, default), text in (
+        ("--n-steps", int, PPO_SETTINGS["n_steps"], "rollout steps per env per update"),
+        ("--batch-size", int, PPO_SETTINGS["batch_size"], "minibatch size of the updates"),
+        ("--n-epochs", int, PPO_SETTINGS["n_epochs"], "passes over each rollout"),
+        ("--lr", float, PPO_SETTINGS["lr"], "Adam learning rate"),
+        ("--gamma", float, PPO_SETTINGS["gamma"], "discount factor"),
+        ("--ent-coef", float, PPO_SETTINGS["ent_coef"], "entropy bonus coefficient"),
+        ("--clip-range", float, PPO_SETTINGS["clip_range"], "PPO clipping range"),
+    ):
+        p.add_argument(
+            flag,
+            type=kind,
+            default=None,
+            help=f"{text} (default {default}; with --resume, the resumed model's own value)",
+        )
+    p.add_argument(
+        "--net",
+        default=None,
+        help=f"hidden layers of the policy and value MLPs (default {DEFAULT_NET}; not with "
+        "--resume, which keeps the resumed model's network)",
+    )
     p.add_argument(
         "--bc-samples",
         type=int,
@@ -402,6 +429,10 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
     checked = {"players": _players(args.players), "resume": None, "init_from": None}
     if args.resume and args.init_from:
         raise ValueError("--resume and --init-from are exclusive: use one warm start")
+    if args.resume and args.net:
+        raise ValueError(
+            "--net cannot change a resumed model's network: leave it out with --resume"
+        )
     if args.resume:
         checked["resume"] = _resume_path(args.resume)
     if args.init_from:
@@ -750,21 +781,45 @@ def kl_to_start_callback(start_policy: Any, coef: float) -> Any:
     return _KLToStart()
 
 
+def ppo_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The PPO settings given as flags, by MaskablePPO attribute (what ``--resume`` changes)."""
+    return {
+        attribute: getattr(args, name)
+        for name, (attribute, _) in PPO_SETTINGS.items()
+        if getattr(args, name, None) is not None
+    }
+
+
+def model_hyperparameters(model: Any) -> dict[str, Any]:
+    """The PPO settings ``model`` trains with, read back from it (for the model card)."""
+
+    def value(setting: Any) -> float:
+        return float(setting(1.0)) if callable(setting) else float(setting)
+
+    arch = model.policy.net_arch
+    return {
+        "n_steps": int(model.n_steps),
+        "batch_size": int(model.batch_size),
+        "n_epochs": int(model.n_epochs),
+        "learning_rate": value(model.learning_rate),
+        "gamma": float(model.gamma),
+        "ent_coef": float(model.ent_coef),
+        "clip_range": value(model.clip_range),
+        "net_arch": [int(x) for x in (arch["pi"] if isinstance(arch, dict) else arch)],
+    }
+
+
 def new_model(args: argparse.Namespace, vec_env: Any, tensorboard_log: str | None = None) -> Any:
-    """A fresh MaskablePPO MlpPolicy with this script's hyperparameters (``args``), on CPU."""
+    """A fresh MaskablePPO MlpPolicy with this script's hyperparameters (``args``; the
+    :data:`PPO_SETTINGS` defaults where a flag is not given), on CPU."""
     from sb3_contrib import MaskablePPO
 
-    net = [int(x) for x in _split(args.net)]
+    net = [int(x) for x in _split(args.net or DEFAULT_NET)]
+    settings = {attribute: default for attribute, default in PPO_SETTINGS.values()}
     return MaskablePPO(
         "MlpPolicy",
         vec_env,
-        n_steps=args.n_steps,
-        batch_size=args.batch_size,
-        n_epochs=args.n_epochs,
-        learning_rate=args.lr,
-        gamma=args.gamma,
-        ent_coef=args.ent_coef,
-        clip_range=args.clip_range,
+        **(settings | ppo_overrides(args)),
         policy_kwargs={"net_arch": {"pi": net, "vf": net}},
         tensorboard_log=tensorboard_log,
         seed=args.seed,
@@ -795,8 +850,10 @@ def main(argv: list[str] | None = None) -> int:
     quick = args.quick
     if quick:
         args.steps = args.steps or QUICK["steps"]
-        args.n_steps, args.batch_size = QUICK["n_steps"], QUICK["batch_size"]
-        args.n_epochs, args.checkpoint_every = QUICK["n_epochs"], QUICK["checkpoint_every"]
+        args.n_steps = args.n_steps or QUICK["n_steps"]
+        args.batch_size = args.batch_size or QUICK["batch_size"]
+        args.n_epochs = args.n_epochs or QUICK["n_epochs"]
+        args.checkpoint_every = QUICK["checkpoint_every"]
         args.league_every = min(args.league_every, QUICK["checkpoint_every"])
         if args.n_envs is None:
             args.n_envs = QUICK["n_envs"]
@@ -832,18 +889,7 @@ def main(argv: list[str] | None = None) -> int:
         "shaping": args.shaping,
         "seed": args.seed,
         "algorithm": "sb3_contrib.MaskablePPO (MlpPolicy)",
-        "hyperparameters": {
-            "n_envs": n_envs,
-            "vec_env": vec_kind,
-            "n_steps": args.n_steps,
-            "batch_size": args.batch_size,
-            "n_epochs": args.n_epochs,
-            "learning_rate": args.lr,
-            "gamma": args.gamma,
-            "ent_coef": args.ent_coef,
-            "clip_range": args.clip_range,
-            "net_arch": [int(x) for x in _split(args.net)],
-        },
+        "hyperparameters": {"n_envs": n_envs, "vec_env": vec_kind},  # + the model's, below
         "resumed_from": None if checked["resume"] is None else str(checked["resume"]),
         "initialized_from": None
         if checked["init_from"] is None
@@ -877,7 +923,11 @@ def main(argv: list[str] | None = None) -> int:
     vec_env.seed(args.seed)
 
     if checked["resume"] is not None:
-        model = MaskablePPO.load(checked["resume"], env=vec_env, device="cpu")
+        # the saved settings, except those given as flags (MaskablePPO.load sets them before
+        # it rebuilds the schedules and the rollout buffer)
+        model = MaskablePPO.load(
+            checked["resume"], env=vec_env, device="cpu", **ppo_overrides(args)
+        )
         model.tensorboard_log = str(out / "tb")
         steps_before = model.num_timesteps
     else:
@@ -885,6 +935,8 @@ def main(argv: list[str] | None = None) -> int:
         steps_before = 0
         if checked["init_from"] is not None:
             transplant(checked["init_from"], model)
+    card["hyperparameters"].update(model_hyperparameters(model))
+    card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     state["t0"] = run_start = time.time()
     bc_samples = args.bc_samples
     if bc_samples is None:
