@@ -309,9 +309,10 @@ def test_shipped_cards_record_the_layout_their_weights_read() -> None:
 
     old_kinds = [k for k in KINDS if k != "end_of_day_order"]  # the v0 one-hot, in order
     assert set(available_models()) == {
-        "bluffer", "safecracker-v1", "full", "full-psro2", "full-psro1", "full-kl", "full-v1",
+        "bluffer", "safecracker-v1", "full", "full-co1", "full-psro2", "full-psro1", "full-kl",
+        "full-v1",
     }
-    trained_on_v1 = {"full", "full-psro2", "full-psro1", "full-kl"}  # today's layout, read as it is
+    trained_on_v1 = {"full", "full-co1", "full-psro2", "full-psro1", "full-kl"}  # today's layout, read as it is
     for name in trained_on_v1:
         assert _shipped_card(name)["observation_layout"] == layout_record()
     for name in set(available_models()) - trained_on_v1:
