@@ -440,15 +440,52 @@ def test_resumed_league_run_snapshots_every_league_every_steps(
     quick_model: Path, tmp_path: Path
 ) -> None:
     """``--resume`` with ``--league``: snapshots come ``--league-every`` steps apart from the
-    resumed step count on (not one per step until a counter from 0 catches up)."""
+    resumed step count on (not one per step until a counter from 0 catches up). With
+    ``--opponents-for``, the snapshots join the 4-player pool too (the card records it)."""
     ckpt = sorted((quick_model / "checkpoints").glob("ckpt_*_steps.zip"))[-1]
     start = int(ckpt.stem.split("_")[1])
     out = tmp_path / "resumed-league"
     _train("--mode", "bluff", "--quick", "--steps", "1024", "--league", "--league-every", "512",
+           "--players", "2,4", "--opponents", "random", "--opponents-for", "4=heuristic",
            "--resume", str(ckpt), "--out", str(out), "--no-progress")
     steps = sorted(int(p.stem.split("_")[1]) for p in (out / "league").glob("snapshot_*.zip"))
     assert 1 <= len(steps) <= 2, steps
     assert steps[0] >= start + 512 and all(b - a >= 512 for a, b in zip(steps, steps[1:]))
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["opponents"] == ["random"] and card["opponents_for"] == {"4": ["heuristic"]}
+
+
+def test_pools_by_player_count() -> None:
+    """``opponents_by_players``: games of that many players draw only from their own pool, the
+    others from ``opponents``; ``add_opponent`` grows every pool; ``set_opponents`` replaces
+    them all; a pool for a count the env does not play is refused."""
+    env = SingleSeatEnv(
+        num_players=(2, 4), decisions="bluff", opponents=["random"],
+        opponents_by_players={4: ["heuristic", "style_honest"]}, seed=0,
+    )
+    drawn: dict[int, set[str]] = {2: set(), 4: set()}
+    for i in range(40):
+        env.reset(seed=i, options={"num_players": 2 + 2 * (i % 2)})
+        drawn[len(env.opponent_specs) + 1].update(env.opponent_specs)
+    assert drawn == {2: {"random"}, 4: {"heuristic", "style_honest"}}
+    env.add_opponent("style_always_bluff", weight=3)
+    assert env.pool == ["random", "style_always_bluff"] and env.pool_weights == [1.0, 3.0]
+    assert env.pools_by_players[4] == (
+        ["heuristic", "style_honest", "style_always_bluff"], [1.0, 1.0, 3.0]
+    )
+    env.set_opponents(["random"], None, {4: (["heuristic"], [2.0])})
+    assert env.pools_by_players == {4: (["heuristic"], [2.0])}
+    env.set_opponents(["random"])
+    assert env.pools_by_players == {}
+    for pools, message in [
+        ({3: ["heuristic"]}, "a pool for 3-player games, but this env plays 2, 4 players"),
+        ({4: []}, "the pool for 4-player games is empty"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            SingleSeatEnv(num_players=(2, 4), opponents_by_players=pools)
+    with pytest.raises(ValueError, match="one weight per opponent"):
+        env.set_opponents(["heuristic"], None, {4: (["heuristic"], [1.0, 2.0])})
+    assert env.pool == ["random"] and env.pools_by_players == {}  # unchanged
 
 
 def test_newest_models_by_steps_then_time(tmp_path: Path) -> None:
@@ -640,6 +677,14 @@ def test_sigterm_stops_and_saves(tmp_path: Path) -> None:
         (["--resume", "runs/no/such/ckpt.zip", "--net", "32,32"],
          "--net cannot change a resumed model's network"),
         (["--opponents", "heuristic,nobody"], "--opponents: unknown agent 'nobody'"),
+        (["--opponents-for", "2=heuristic"],
+         "--opponents-for takes N=SPECS with N one of --players (4) and at least one spec; "
+         "got '2=heuristic'"),
+        (["--opponents-for", "4"], "--opponents-for takes N=SPECS"),
+        (["--opponents-for", "4=heuristic", "--opponents-for", "4=random"],
+         "--opponents-for: 4-player games are given two pools"),
+        (["--players", "2,4", "--opponents-for", "4=heuristic,nobody"],
+         "--opponents-for 4: unknown agent 'nobody'"),
         (["--advisor", "no.such.module:Bot"], "--advisor: agent 'no.such.module:Bot'"),
     ],
 )

@@ -23,7 +23,9 @@ bluffing signal (a bluff caught on a rival's turn or at the end of the day, a ri
   model name or a saved model ``.zip`` (a frozen checkpoint played by
   :class:`agents.policy.PolicyAgent`), an :class:`agents.Agent`, or any callable
   ``(observation, view) -> action``. :meth:`SingleSeatEnv.add_opponent` grows the pool while
-  training (the league; call it through ``VecEnv.env_method``). A frozen model's decisions are
+  training (the league; call it through ``VecEnv.env_method``). ``opponents_by_players`` gives
+  games of some player counts a pool of their own (e.g. exploiters in 2-player games, a table of
+  sound players in 4-player ones); the others draw from ``opponents``. A frozen model's decisions are
   yielded by the generators :meth:`SingleSeatEnv.step_requests` / ``reset_requests`` (which
   ``step`` / ``reset`` answer one by one), so that :class:`train.vec.BatchedOpponentsVecEnv`
   answers those of several envs with one forward pass.
@@ -93,6 +95,18 @@ def answer_serially(requests: Generator[PolicyRequest, int, T]) -> T:
         return finished.value
 
 
+def _grown(
+    specs: list[Any], weights: list[float] | None, spec: Any, weight: float | None
+) -> list[float] | None:
+    """Append ``spec`` to ``specs``; returns the pool's weights (None while uniform)."""
+    specs.append(spec)
+    if weights is not None:
+        return [*weights, 1.0 if weight is None else float(weight)]
+    if weight is not None:
+        return [1.0] * (len(specs) - 1) + [float(weight)]
+    return None
+
+
 def _spec_key(spec: Any) -> Any:
     return spec if isinstance(spec, str) else id(spec)
 
@@ -106,6 +120,8 @@ class SingleSeatEnv(gymnasium.Env):
         decisions: mode name (``bluff``/``safe``/``full``) or set of decision kinds the learner controls.
         opponents: the opponent pool (specs, see the module docstring); default: the heuristic.
         opponent_weights: sampling weights of the pool entries (default uniform).
+        opponents_by_players: ``{player count: specs}``, the pool of the games of that many
+            players instead of ``opponents`` (uniform weights); counts must be in ``num_players``.
         delegate: spec of the bot that plays the learner's other decisions (default: the heuristic).
         seat: the learner's seat; None rotates it per episode.
         reward: ``"win"`` or ``"score"`` (the AEC env's terminal reward).
@@ -126,6 +142,7 @@ class SingleSeatEnv(gymnasium.Env):
         decisions: str | Iterable[str] | None = "full",
         opponents: Sequence[Any] | None = None,
         opponent_weights: Sequence[float] | None = None,
+        opponents_by_players: Mapping[int, Sequence[Any]] | None = None,
         delegate: Any = None,
         seat: int | None = None,
         reward: str = "win",
@@ -170,6 +187,9 @@ class SingleSeatEnv(gymnasium.Env):
         )
         if self.pool_weights is not None and len(self.pool_weights) != len(self.pool):
             raise ValueError("opponent_weights must have one weight per opponent")
+        self.pools_by_players = self._checked_pools(
+            {n: (specs, None) for n, specs in (opponents_by_players or {}).items()}
+        )
         self.delegate_spec = delegate if delegate is not None else DEFAULT_BOT
         self._rng = random.Random(seed)
         self._seat_cursor = self._rng.randrange(12) if seed is not None else 0
@@ -193,18 +213,43 @@ class SingleSeatEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ pool
     def add_opponent(self, spec: Any, weight: float | None = None) -> int:
-        """Add ``spec`` to the opponent pool (e.g. a new checkpoint path); returns the pool size."""
-        self.pool.append(spec)
-        if self.pool_weights is not None:
-            self.pool_weights.append(1.0 if weight is None else float(weight))
-        elif weight is not None:
-            self.pool_weights = [1.0] * (len(self.pool) - 1) + [float(weight)]
+        """Add ``spec`` to the opponent pool and to every per-player-count pool (e.g. a new
+        checkpoint path); returns the size of the main pool."""
+        self.pool_weights = _grown(self.pool, self.pool_weights, spec, weight)
+        for n, (specs, weights) in self.pools_by_players.items():
+            self.pools_by_players[n] = (specs, _grown(specs, weights, spec, weight))
         return len(self.pool)
 
-    def set_opponents(self, specs: Sequence[Any], weights: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool."""
+    def set_opponents(
+        self,
+        specs: Sequence[Any],
+        weights: Sequence[float] | None = None,
+        by_players: Mapping[int, tuple[Sequence[Any], Sequence[float] | None]] | None = None,
+    ) -> None:
+        """Replace the opponent pool, and the per-player-count pools with ``by_players``
+        (``{count: (specs, weights or None)}``; None: every game draws from ``specs``)."""
+        pools_by_players = self._checked_pools(by_players or {})
         self.pool = list(specs)
         self.pool_weights = None if weights is None else [float(w) for w in weights]
+        self.pools_by_players = pools_by_players
+
+    def _checked_pools(
+        self, pools: Mapping[int, tuple[Sequence[Any], Sequence[float] | None]]
+    ) -> dict[int, tuple[list[Any], list[float] | None]]:
+        """``pools`` as lists, checked against the env's player counts (ValueError)."""
+        checked: dict[int, tuple[list[Any], list[float] | None]] = {}
+        for n, (specs, weights) in pools.items():
+            if n not in self.player_counts:
+                raise ValueError(
+                    f"a pool for {n}-player games, but this env plays "
+                    f"{', '.join(map(str, self.player_counts))} players"
+                )
+            if not specs:
+                raise ValueError(f"the pool for {n}-player games is empty")
+            if weights is not None and len(weights) != len(specs):
+                raise ValueError(f"the pool for {n}-player games needs one weight per opponent")
+            checked[n] = (list(specs), None if weights is None else [float(w) for w in weights])
+        return checked
 
     def _bot(self, spec: Any, seat: int | str) -> Any:
         # one bot object per (spec, seat): bots may keep per-game state of their own seat
@@ -350,7 +395,8 @@ class SingleSeatEnv(gymnasium.Env):
         if "opponents" in options:  # one spec per opponent seat, in seat order
             specs = list(options["opponents"])
         else:
-            specs = self._rng.choices(self.pool, weights=self.pool_weights, k=n - 1)
+            pool, weights = self.pools_by_players.get(n, (self.pool, self.pool_weights))
+            specs = self._rng.choices(pool, weights=weights, k=n - 1)
         if len(specs) != n - 1:
             raise ValueError(f"{n - 1} opponent seats but {len(specs)} opponents")
         self.opponent_specs = specs

@@ -18,7 +18,9 @@ of :func:`agents.policy.make_bot`). ``--league`` adds, every ``--league-every``
 steps, a frozen copy of the learner to the pool (the latest ``--league-size`` copies are kept):
 plain self-play cycles in bluffing games, so the pool mixes past checkpoints with the heuristic
 and random bots (``--league-bot-weight`` is each bot's sampling weight relative to one
-checkpoint). ``--follow DIR[,DIR...]`` co-trains with other runs: the newest ``--follow-keep``
+checkpoint). ``--opponents-for N=SPECS`` (repeatable) gives the games of N players a pool of
+their own instead of ``--opponents``, e.g. exploiters in 2-player games and sound players at the
+4-player tables; league snapshots and followed models join every pool. ``--follow DIR[,DIR...]`` co-trains with other runs: the newest ``--follow-keep``
 models each writes to its ``DIR`` (its ``checkpoints/`` or ``league/``) join the pool after every
 rollout, each weighing ``--follow-weight`` -- a learner against exploiters that keep learning
 against it, and each exploiter following the learner's league snapshots (README, "Co-training").
@@ -66,7 +68,7 @@ import sys
 import time
 import zipfile
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -190,6 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="comma-separated opponent pool: bot names, shipped models, model .zip paths or "
         "import paths module:attribute (default: heuristic; heuristic,random with --league)",
+    )
+    p.add_argument(
+        "--opponents-for",
+        action="append",
+        default=[],
+        metavar="N=SPECS",
+        help="the pool of the N-player games instead of --opponents (comma-separated specs, as "
+        "--opponents); repeat it for several player counts, each one of --players",
     )
     p.add_argument(
         "--delegate",
@@ -335,6 +345,26 @@ def _players(text: str) -> tuple[int, ...]:
     return players
 
 
+def _opponents_for(items: Sequence[str], players: tuple[int, ...]) -> dict[int, list[str]]:
+    """``--opponents-for N=SPECS`` (each N once, one of ``players``): ``{N: specs}``."""
+    pools: dict[int, list[str]] = {}
+    for item in items:
+        count, sep, specs = item.partition("=")
+        try:
+            n = int(count)
+        except ValueError:
+            n = 0
+        if not sep or not _split(specs) or n not in players:
+            raise ValueError(
+                f"--opponents-for takes N=SPECS with N one of --players "
+                f"({', '.join(map(str, players))}) and at least one spec; got {item!r}"
+            )
+        if n in pools:
+            raise ValueError(f"--opponents-for: {n}-player games are given two pools")
+        pools[n] = _split(specs)
+    return pools
+
+
 def _resume_path(text: str) -> Path:
     """``--resume``: the model ``.zip`` it names, checked to be one this env can train further."""
     path = resolve_model(text)
@@ -426,7 +456,13 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
     for folder in _split(args.follow):
         if Path(folder).exists() and not Path(folder).is_dir():
             raise ValueError(f"--follow takes folders (they may not exist yet), got {folder!r}")
-    checked = {"players": _players(args.players), "resume": None, "init_from": None}
+    players = _players(args.players)
+    checked = {
+        "players": players,
+        "opponents_for": _opponents_for(args.opponents_for, players),
+        "resume": None,
+        "init_from": None,
+    }
     if args.resume and args.init_from:
         raise ValueError("--resume and --init-from are exclusive: use one warm start")
     if args.resume and args.net:
@@ -440,6 +476,7 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
     # every bot spec builds (names, import paths, models), so a typo fails before the run starts
     for flag, specs in (
         ("--opponents", _split(args.opponents)),
+        *((f"--opponents-for {n}", specs) for n, specs in checked["opponents_for"].items()),
         ("--delegate", _split(args.delegate)),
         ("--advisor", _split(args.advisor)),
         ("--teacher", _split(args.teacher)),
@@ -491,6 +528,7 @@ def make_env_fn(
     opponents: list[Any],
     weights: list[float] | None,
     delegate: Any,
+    opponents_by_players: dict[int, list[Any]] | None = None,
     reward: str,
     shaping: float,
     seed: int,
@@ -509,6 +547,7 @@ def make_env_fn(
             decisions=mode,
             opponents=opponents,
             opponent_weights=weights,
+            opponents_by_players=opponents_by_players,
             delegate=delegate,
             reward=reward,
             shaping=shaping,
@@ -673,13 +712,17 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
 
         def _set_pool(self) -> None:
             league, followed = state.get("league", []), state.get("followed", [])
-            specs = list(state["bots"]) + league + followed
-            weights = (
-                [args.league_bot_weight] * len(state["bots"])
-                + [1.0] * len(league)
-                + [args.follow_weight] * len(followed)
-            )
-            vec_env.env_method("set_opponents", specs, weights)
+
+            def pool(bots: list[Any]) -> tuple[list[Any], list[float]]:
+                weights = (
+                    [args.league_bot_weight] * len(bots)
+                    + [1.0] * len(league)
+                    + [args.follow_weight] * len(followed)
+                )
+                return list(bots) + league + followed, weights
+
+            by_players = {n: pool(bots) for n, bots in state["bots_by_players"].items()}
+            vec_env.env_method("set_opponents", *pool(state["bots"]), by_players)
 
         def _follow(self) -> None:
             followed = state.get("followed", [])
@@ -867,7 +910,8 @@ def main(argv: list[str] | None = None) -> int:
     bots = _split(args.opponents) or ([DEFAULT_BOT, "random"] if args.league else [DEFAULT_BOT])
     delegate = args.delegate or DEFAULT_BOT
     weights = None
-    state: dict[str, Any] = {"bots": bots}
+    bots_by_players = checked["opponents_for"]
+    state: dict[str, Any] = {"bots": bots, "bots_by_players": bots_by_players}
     command = "python -m train.train " + " ".join(
         shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
     )
@@ -881,6 +925,7 @@ def main(argv: list[str] | None = None) -> int:
         "delegate": None if args.mode == "full" else delegate,
         "advisor": args.advisor,
         "opponents": bots,
+        "opponents_for": {str(n): specs for n, specs in bots_by_players.items()},
         "league": bool(args.league),
         "follow": _split(args.follow),
         "players": list(players),
@@ -912,6 +957,7 @@ def main(argv: list[str] | None = None) -> int:
             opponents=bots,
             weights=weights,
             delegate=delegate,
+            opponents_by_players=bots_by_players,
             reward=args.reward,
             shaping=args.shaping,
             seed=args.seed,
