@@ -9,6 +9,10 @@ model keeps working: :func:`input_index` maps today's observation onto the layou
 piece by piece and kind by kind (kinds the model never saw are dropped; that decision is played by
 the agent's delegate). A layout that cannot be mapped, or a card of another environment version,
 fails to load with a :class:`ModelCardError` that says why.
+
+A card may name, under ``"models_by_players"`` (``{"2": "model_2p.zip"}``), models of the same
+layout, decisions and advisor that play the games of that many players instead of the card's
+``model.zip`` (:func:`models_by_players`; e.g. a 2-player specialist beside a model for 3-4 players).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ __all__ = [
     "read_card",
     "trained_layout",
     "input_index",
+    "models_by_players",
 ]
 
 CARD_NAME = "model_card.json"
@@ -84,6 +89,35 @@ def read_card(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ModelCardError(f"{path}: a model card is a JSON object, got {type(data).__name__}")
     return data
+
+
+def models_by_players(card: Mapping[str, Any], card_path: str | Path) -> dict[int, Path]:
+    """The card's ``models_by_players``, checked: ``{player count: model path}`` (paths beside
+    the card); ``{}`` when it has none. :class:`ModelCardError` names a bad entry."""
+    entries = card.get("models_by_players")
+    if entries is None:
+        return {}
+    folder = Path(card_path).parent
+    if not isinstance(entries, Mapping):
+        raise ModelCardError(
+            f"{card_path}: models_by_players must map player counts to model files, e.g. "
+            f'{{"2": "model_2p.zip"}}; got {type(entries).__name__}'
+        )
+    models: dict[int, Path] = {}
+    for count, name in entries.items():
+        if count not in ("2", "3", "4"):
+            raise ModelCardError(
+                f"{card_path}: models_by_players key {count!r}: expected a player count 2, 3 or 4"
+            )
+        if not isinstance(name, str) or Path(name).name != name or not name.endswith(".zip"):
+            raise ModelCardError(
+                f"{card_path}: models_by_players[{count!r}] must name a .zip file beside the "
+                f"card, got {name!r}"
+            )
+        if not (folder / name).is_file():
+            raise ModelCardError(f"{card_path}: models_by_players[{count!r}]: no file {name}")
+        models[int(count)] = folder / name
+    return models
 
 
 def trained_layout(card: Mapping[str, Any], where: str | Path = "model card") -> Mapping[str, Any]:

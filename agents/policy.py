@@ -16,7 +16,9 @@ the model's ``model_card.json``, else every kind) and hands every other decision
 after the observation (:mod:`agents.advice`); the agent runs the advisor at each of its decisions.
 It is deterministic by default (the most probable legal action); ``temperature`` (or the card's
 ``play_temperature``) samples chosen decision kinds from the policy softened by a temperature, a
-mixed strategy at the bluff decisions (see :class:`PolicyAgent`).
+mixed strategy at the bluff decisions (see :class:`PolicyAgent`). A card's ``models_by_players``
+(:func:`agents.model_card.models_by_players`) hands the games of some player counts to other models of
+the same folder: the shipped ``full`` plays 2-player games with ``model_2p.zip``.
 
 The model reads the observation through the layout recorded in its card
 (:mod:`agents.model_card`): a model trained before the environment gained a decision kind reads
@@ -47,6 +49,7 @@ from agents.model_card import (
     default_layout,
     find_card,
     input_index,
+    models_by_players,
     read_card,
     trained_layout,
 )
@@ -171,6 +174,19 @@ def play_temperatures(
     return temperatures
 
 
+def _players_of(observation: Mapping[str, np.ndarray]) -> int | None:
+    """The player count, read from the observation's ``num_players`` one-hot (only for
+    observations of the shipped catalog's layout)."""
+    vector = np.asarray(observation["observation"])
+    layout = default_layout()
+    if vector.size != layout.size:
+        return None
+    offset = layout.offset["num_players"]
+    one_hot = vector[offset : offset + 3]
+    i = int(np.argmax(one_hot))
+    return 2 + i if one_hot[i] > 0 else None
+
+
 def _decision_of(observation: Mapping[str, np.ndarray]) -> str | None:
     """The pending decision kind, read from the observation's ``decision_kind`` one-hot
     (only for observations of the shipped catalog's layout)."""
@@ -204,6 +220,9 @@ class PolicyAgent(Agent):
             every kind follows ``deterministic``). T > 1 flattens the policy (a mixed strategy),
             T < 1 sharpens it. Needs a plain MLP policy (the numpy inference path).
         seed: seeds the sampling (``deterministic=False`` or a temperature) and the delegate.
+        table_models: play the games of the player counts the card's ``models_by_players``
+            names with those models (each a :class:`PolicyAgent` of the same arguments, see
+            :attr:`table_agents`); False plays ``model_path`` in every game.
 
     Raises:
         FileNotFoundError: no file at ``model_path``.
@@ -223,6 +242,7 @@ class PolicyAgent(Agent):
         seed: int | None = None,
         advisor: Any = None,
         temperature: float | Mapping[str, float] | None = None,
+        table_models: bool = True,
     ) -> None:
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
@@ -268,8 +288,44 @@ class PolicyAgent(Agent):
             self.delegate is not None and getattr(self.delegate, "wants_view", True)
         )
         self.name = f"policy:{self.model_path.parent.name or self.model_path.stem}"
-        self.policy_calls = 0
-        self.delegated_calls = 0
+        self._policy_calls = 0
+        self._delegated_calls = 0
+        options = dict(
+            delegate=delegate, decisions=decisions, deterministic=deterministic, seed=seed,
+            advisor=advisor, temperature=temperature, table_models=False,
+        )
+        by_players = table_models and card_path is not None
+        self.table_agents: dict[int, PolicyAgent] = {
+            n: PolicyAgent(path, **options)
+            for n, path in (models_by_players(card, card_path) if by_players else {}).items()
+        }
+        """The agents that play the games of these player counts instead of this model."""
+        if self.table_agents:
+            self.wants_view = True  # picks the table's model by the view's player count
+
+    @property
+    def policy_calls(self) -> int:
+        """Decisions taken by a model (this one or a table agent's)."""
+        return self._policy_calls + sum(a.policy_calls for a in self.table_agents.values())
+
+    @property
+    def delegated_calls(self) -> int:
+        """Decisions handed to the delegate (this agent's or a table agent's)."""
+        return self._delegated_calls + sum(a.delegated_calls for a in self.table_agents.values())
+
+    def table_agent(
+        self, observation: Mapping[str, np.ndarray], view: object | None = None
+    ) -> PolicyAgent:
+        """The agent that plays this decision: the table agent of the game's player count (read
+        from ``view``, else the observation), else this one."""
+        if not self.table_agents:
+            return self
+        n = getattr(view, "num_players", None) if view is not None else _players_of(observation)
+        if n is None:
+            raise ValueError(
+                f"{self.name} picks its model by the player count: pass view=seat_view(game, seat)"
+            )
+        return self.table_agents.get(int(n), self)
 
     def _input_index(self, trained: Mapping[str, Any] | None, advised: bool) -> np.ndarray | None:
         """Indices of the model's inputs in this env's (advised) observation vector; None when
@@ -313,15 +369,18 @@ class PolicyAgent(Agent):
         if seed is not None:
             self.seed = seed
             self._rng = np.random.default_rng(seed)
+        for agent in self.table_agents.values():  # reseeded as each would be alone
+            agent.reset(seed)
         for bot in (self.delegate, self.advisor):
             if bot is not None:
                 bot.reset(seed=None if seed is None else random.Random(seed).getrandbits(31))
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
-        action, vector, legal, kind = self._prepare(observation, view)
+        agent = self.table_agent(observation, view)
+        action, vector, legal, kind = agent._prepare(observation, view)
         if action is not None:
             return action
-        return self.policy_action(vector, legal, kind)
+        return agent.policy_action(vector, legal, kind)
 
     def act_batch(
         self,
@@ -354,9 +413,9 @@ class PolicyAgent(Agent):
                     "(observations of a user catalog cannot be decoded alone)"
                 )
             if kind not in self.decisions:
-                self.delegated_calls += 1
+                self._delegated_calls += 1
                 return int(self.delegate.act(observation, view=view)), None, legal, kind
-        self.policy_calls += 1
+        self._policy_calls += 1
         if self.advisor is not None:
             if view is None:
                 raise ValueError(
@@ -441,6 +500,7 @@ def act_together(requests: Sequence[tuple[PolicyAgent, Mapping[str, np.ndarray],
     actions: list[int | None] = []
     groups: dict[int, list[tuple[int, PolicyAgent, np.ndarray, np.ndarray, str | None]]] = {}
     for i, (agent, observation, view) in enumerate(requests):
+        agent = agent.table_agent(observation, view)
         action, vector, legal, kind = agent._prepare(observation, view)
         actions.append(action)
         if action is None:

@@ -301,6 +301,71 @@ def test_a_card_of_another_env_version_fails_naming_both(tmp_path) -> None:
         PolicyAgent(_model_copy(tmp_path / "none", card))
 
 
+def _table_folder(folder, models_by_players):
+    """``full``'s model and card in ``folder``, with ``full-co1``'s model beside it as
+    ``model_2p.zip`` and ``models_by_players`` in the card."""
+    import shutil
+
+    from agents.policy import MODELS_DIR
+
+    card = dict(_shipped_card("full"), models_by_players=models_by_players)
+    model = _model_copy(folder, card, name="full")
+    shutil.copy(MODELS_DIR / "full-co1" / "model.zip", folder / "model_2p.zip")
+    return model
+
+
+def test_a_card_hands_games_of_a_player_count_to_its_table_model(tmp_path) -> None:
+    """``models_by_players``: 2-player games are played by ``model_2p.zip`` exactly as that
+    model plays alone, 4-player games by ``model.zip``; the frozen-opponent path of training
+    (one batched pass, :func:`act_together`) picks the same model; ``table_models=False`` plays
+    the main model everywhere."""
+    from agents import make
+    from agents.driver import play_game
+    from agents.policy import PolicyAgent
+    from train.single_seat import SingleSeatEnv
+
+    model = _table_folder(tmp_path / "table", {"2": "model_2p.zip"})
+    table = PolicyAgent(model)
+    assert set(table.table_agents) == {2} and table.wants_view
+    alone_2p = PolicyAgent(model.parent / "model_2p.zip", table_models=False)
+    alone_main = PolicyAgent(model, table_models=False)
+    assert alone_main.table_agents == {}
+    for n, alone in ((2, alone_2p), (4, alone_main)):
+        for seed in (3, 4):
+            rivals = [make("heuristic", seed=s) for s in range(n - 1)]
+            seeds = list(range(seed, seed + n))
+            with_table = play_game({"num_players": n}, [table, *rivals], seed, bot_seeds=seeds)
+            rivals = [make("heuristic", seed=s) for s in range(n - 1)]
+            assert play_game({"num_players": n}, [alone, *rivals], seed, bot_seeds=seeds) == with_table
+    assert table.table_agents[2].policy_calls == alone_2p.policy_calls > 0
+    assert table._policy_calls == alone_main.policy_calls > 0
+    assert table.policy_calls == table._policy_calls + table.table_agents[2].policy_calls
+    env = SingleSeatEnv(num_players=2, decisions="bluff", opponents=[str(model)], seed=0)
+    env.reset(seed=0)
+    done = False
+    while not done:
+        _, _, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    frozen = env.opponents[1]
+    assert frozen.table_agents[2].policy_calls > 0 and frozen._policy_calls == 0
+
+
+@pytest.mark.parametrize(
+    "entries, message",
+    [
+        (["model_2p.zip"], "models_by_players must map player counts to model files"),
+        ({"5": "model_2p.zip"}, "key '5': expected a player count 2, 3 or 4"),
+        ({"2": "../model_2p.zip"}, r"must name a .zip file beside the card, got '../model_2p.zip'"),
+        ({"2": "missing.zip"}, r"models_by_players\['2'\]: no file missing.zip"),
+    ],
+)
+def test_a_bad_models_by_players_entry_fails_naming_it(tmp_path, entries, message) -> None:
+    from agents.model_card import ModelCardError
+    from agents.policy import PolicyAgent
+
+    with pytest.raises(ModelCardError, match=message):
+        PolicyAgent(_table_folder(tmp_path / "bad", entries))
+
+
 def test_shipped_cards_record_the_layout_their_weights_read() -> None:
     from agents.model_card import default_layout, input_index, layout_record
     from agents.policy import available_models
