@@ -349,6 +349,25 @@ def test_a_card_hands_games_of_a_player_count_to_its_table_model(tmp_path) -> No
     assert frozen.table_agents[2].policy_calls > 0 and frozen._policy_calls == 0
 
 
+def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
+    """The shipped ``full``: ``model_2p.zip`` for 2-player games, ``model.zip`` (``full-la1``'s
+    weights) for the others; its card's exploiter figure is the one its result file holds."""
+    import json
+
+    from agents.policy import MODELS_DIR, load
+
+    card = _shipped_card("full")
+    assert card["models_by_players"] == {"2": "model_2p.zip"}
+    bot = load("full")
+    assert set(bot.table_agents) == {2}
+    assert bot.table_agents[2].model_path == MODELS_DIR / "full" / "model_2p.zip"
+    assert (MODELS_DIR / "full" / "model.zip").read_bytes() == (
+        MODELS_DIR / "full-la1" / "model.zip"
+    ).read_bytes()
+    result = json.loads((MODELS_DIR.parent.parent / card["exploiter"]["results"]).read_text())
+    assert card["exploiter"]["win_rate"] == result["win_rate"]
+
+
 @pytest.mark.parametrize(
     "entries, message",
     [
@@ -374,10 +393,10 @@ def test_shipped_cards_record_the_layout_their_weights_read() -> None:
 
     old_kinds = [k for k in KINDS if k != "end_of_day_order"]  # the v0 one-hot, in order
     assert set(available_models()) == {
-        "bluffer", "safecracker-v1", "full", "full-co1", "full-psro2", "full-psro1", "full-kl",
-        "full-v1",
+        "bluffer", "safecracker-v1", "full", "full-la1", "full-co1", "full-psro2", "full-psro1",
+        "full-kl", "full-v1",
     }
-    trained_on_v1 = {"full", "full-co1", "full-psro2", "full-psro1", "full-kl"}  # today's layout, read as it is
+    trained_on_v1 = {"full", "full-la1", "full-co1", "full-psro2", "full-psro1", "full-kl"}  # today's layout
     for name in trained_on_v1:
         assert _shipped_card(name)["observation_layout"] == layout_record()
     for name in set(available_models()) - trained_on_v1:
