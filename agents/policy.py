@@ -174,30 +174,29 @@ def play_temperatures(
     return temperatures
 
 
-def _players_of(observation: Mapping[str, np.ndarray]) -> int | None:
-    """The player count, read from the observation's ``num_players`` one-hot (only for
-    observations of the shipped catalog's layout)."""
+def _one_hot(observation: Mapping[str, np.ndarray], piece: str, size: int) -> int | None:
+    """Index of the set entry of the observation's one-hot ``piece`` (``size`` entries), None if
+    none is set or the observation is not of the shipped catalog's layout."""
     vector = np.asarray(observation["observation"])
     layout = default_layout()
     if vector.size != layout.size:
         return None
-    offset = layout.offset["num_players"]
-    one_hot = vector[offset : offset + 3]
+    offset = layout.offset[piece]
+    one_hot = vector[offset : offset + size]
     i = int(np.argmax(one_hot))
-    return 2 + i if one_hot[i] > 0 else None
+    return i if one_hot[i] > 0 else None
+
+
+def _players_of(observation: Mapping[str, np.ndarray]) -> int | None:
+    """The player count, read from the observation's ``num_players`` one-hot (2, 3, 4)."""
+    i = _one_hot(observation, "num_players", 3)
+    return None if i is None else 2 + i
 
 
 def _decision_of(observation: Mapping[str, np.ndarray]) -> str | None:
-    """The pending decision kind, read from the observation's ``decision_kind`` one-hot
-    (only for observations of the shipped catalog's layout)."""
-    vector = np.asarray(observation["observation"])
-    layout = default_layout()
-    if vector.size != layout.size:
-        return None
-    offset = layout.offset["decision_kind"]
-    one_hot = vector[offset : offset + len(KINDS)]
-    i = int(np.argmax(one_hot))
-    return KINDS[i] if one_hot[i] > 0 else None
+    """The pending decision kind, read from the observation's ``decision_kind`` one-hot."""
+    i = _one_hot(observation, "decision_kind", len(KINDS))
+    return None if i is None else KINDS[i]
 
 
 class PolicyAgent(Agent):
