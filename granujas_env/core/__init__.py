@@ -1,0 +1,1 @@
+"""Machinery shared by every game of the project (it imports no game)."""
