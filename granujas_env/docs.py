@@ -1,10 +1,16 @@
-"""Generate the reference tables in docs/ from the code that defines them.
+"""Generate the documentation site's generated pages from what defines them.
 
-``python -m granujas_env.docs`` rewrites docs/actions.md, docs/observation.md and docs/cards.md
-(Occupations, Traits and Strategy cards) in the repository the package runs from (the ``docs/``
-folder beside ``granujas_env/`` in a source checkout); ``--out DIR`` writes them elsewhere, which
-an installed package (no checkout around it) needs. ``--check`` exits 1 if they differ from the
-code (tests check it too).
+``python -m granujas_env.docs`` rewrites, in the repository the package runs from (the ``docs/``
+folder beside ``granujas_env/`` in a source checkout):
+
+- the reference tables docs/actions.md, docs/observation.md and docs/cards.md (Occupations,
+  Traits and Strategy cards), from the code;
+- in a source checkout, the model zoo docs/models.md (from ``agents/models/*/model_card.json``),
+  the results page docs/results/index.md (from ``docs/results/*.json``) and the archive's index
+  docs/results/archive/index.md (from ``docs/results/archive/*.json``).
+
+``--out DIR`` writes them elsewhere, which an installed package (no checkout around it) needs.
+``--check`` exits 1 if they differ from what they are generated from (tests check it too).
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .cli import run_main
 from .codecs import ObservationLayout
+from .docs_site import archive_markdown, models_markdown, results_markdown
 from .engine import actions as A
 from .engine.game import DECISION_KINDS, default_data
 from .engine.vocabulary import VERB_SPECS
@@ -151,6 +159,27 @@ GENERATED = {
     "cards.md": cards_markdown,
 }
 
+#: the shipped models' folders (read as files: the package does not import ``agents``)
+MODELS = ROOT / "agents" / "models"
+RESULTS = DOCS / "results"
+
+
+def site_pages() -> dict[str, Callable[[], str]]:
+    """The pages generated from the checkout's model cards and result files (none when the
+    package runs without a checkout around it)."""
+    if not (MODELS.is_dir() and RESULTS.is_dir()):
+        return {}
+    return {
+        "models.md": lambda: models_markdown(MODELS, DOCS, HEADER),
+        "results/index.md": lambda: results_markdown(RESULTS, HEADER),
+        "results/archive/index.md": lambda: archive_markdown(RESULTS / "archive", HEADER),
+    }
+
+
+def all_pages() -> dict[str, Callable[[], str]]:
+    """Every generated page: relative path under docs/ -> its builder."""
+    return {**GENERATED, **site_pages()}
+
 
 def repository_docs() -> Path | None:
     """The ``docs/`` folder of the source checkout holding this package (a ``pyproject.toml``
@@ -182,14 +211,14 @@ def main(argv: list[str] | None = None) -> int:
     if folder.exists() and not folder.is_dir():
         parser.error(f"--out {str(folder)!r} is a file, not a folder")
     stale = []
-    for name, build in GENERATED.items():
+    for name, build in all_pages().items():
         path = folder / name
         text = build()
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(name)
         else:
-            folder.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
     if stale:

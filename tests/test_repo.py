@@ -46,7 +46,9 @@ def test_docs_are_written_into_the_checkout_or_where_told(tmp_path, monkeypatch,
     assert stop.value.code == 2 and "pass --out DIR" in capsys.readouterr().err
     out = tmp_path / "generated"
     assert docs.main(["--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == sorted(docs.GENERATED)
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*.md"))
+    assert written == sorted(docs.all_pages())
+    assert {"models.md", "results/index.md", "results/archive/index.md"} <= set(written)
     assert docs.main(["--out", str(out), "--check"]) == 0
     (out / "cards.md").write_text("stale", encoding="utf-8")
     assert docs.main(["--out", str(out), "--check"]) == 1

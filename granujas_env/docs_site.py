@@ -1,0 +1,498 @@
+"""Generate the site's model zoo and results pages from the files that hold the figures.
+
+The figures live in two places, never copied by hand: the model cards
+(``agents/models/<name>/model_card.json``: what each shipped model is, how it was trained and
+rated, with the commands) and the result files the rating commands wrote (``docs/results/*.json``,
+``--json`` of ``train.tournament``, ``train.gauntlet``, ``train.exploit``, ``train.evaluate`` and
+``train.bench``). :mod:`granujas_env.docs` writes the pages and checks they are current.
+
+The files are read as JSON only (no import of ``agents`` or ``train``: this package sits below them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+#: What a shipped model is for, where its card does not say (a card's ``purpose`` wins).
+PURPOSE = {
+    "full": "The bot to play against: every decision learnt (MaskablePPO over the heuristic's "
+    "advice). 2-player games are played by `model_2p.zip`, every other game by `model.zip`.",
+    "bluffer": "The Plan (which card, which slot) learnt; every other decision, challenges "
+    "included, is the heuristic's. A strong 4-player bluffer.",
+    "safecracker": "Rule-based: the heuristic with Safe values estimated from rivals' Marks "
+    "(tables fitted offline, in the card). The Safe specialist.",
+    "safecracker-v1": "Baseline: the PPO Safe model the rule-based `safecracker` replaced.",
+    "full-la1": "`full`'s 3-4 player model alone (`model.zip`); the shipped `full` of session 12.",
+    "full-co1": "Baseline: an earlier `full` (co-trained against a live exploiter); in the "
+    "training pools and head-to-head tables.",
+    "full-psro2": "Baseline: an earlier `full` (second PSRO-style round); in the training pools.",
+    "full-psro1": "Baseline: an earlier `full` (first PSRO-style round).",
+    "full-kl": "Baseline: an earlier `full` (two KL-anchored league stages from `full-v1`).",
+    "full-v1": "Baseline: the first shipped `full` (granujas_v0 weights); the reference of the "
+    "head-to-head targets.",
+}
+
+_PLAYERS = re.compile(r"--players (\d)")
+_AGENTS = re.compile(r"--agents (\S+)")
+_GAMES = re.compile(r"--games (\d+)")
+_JSON = re.compile(r"--json (\S+)")
+
+
+def pct(value: float) -> str:
+    """``0.6673`` -> ``66.7%``."""
+    return f"{100 * value:.1f}%"
+
+
+def rate_text(row: Mapping[str, Any]) -> str:
+    """A row's win rate with its Wilson 95% interval when the row has one."""
+    text = pct(row["win_rate"])
+    if row.get("wilson_low") is not None and row.get("wilson_high") is not None:
+        text += f" [{100 * row['wilson_low']:.1f}, {100 * row['wilson_high']:.1f}]"
+    return text
+
+
+def _cell(text: Any) -> str:
+    """Markdown-table-safe text (pipes escaped, no line breaks)."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# --- result files -----------------------------------------------------------------------------
+
+
+def kind_of(data: Any) -> str:
+    """Which tool wrote a result file: tournament, gauntlet, exploit, evaluate, bench, rows, other."""
+    if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
+        keys = set(data[0])
+        if "total_games" in keys and "label" in keys:
+            return "tournament"
+        if "passed" in keys and "opponent" in keys:
+            return "gauntlet"
+        if "model" in keys and "win_rate" in keys:
+            return "evaluate"
+    if isinstance(data, dict):
+        if "target" in data and "win_rate" in data:
+            return "exploit"
+        if "learner_steps_per_s" in data:
+            return "bench"
+        if isinstance(data.get("rows"), list) and all(
+            isinstance(r, dict) and "win_rate" in r for r in data["rows"]
+        ):
+            return "rows"
+    return "other"
+
+
+def read_results(folder: Path) -> dict[str, list[tuple[str, Any]]]:
+    """``{kind: [(file name, data), ...]}`` of the JSON files of ``folder``, sorted by name."""
+    found: dict[str, list[tuple[str, Any]]] = {}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = _load(path)
+        except (OSError, ValueError):
+            data = None
+        found.setdefault(kind_of(data), []).append((path.name, data))
+    return found
+
+
+def _plot_link(folder: Path, name: str) -> str:
+    png = Path(name).with_suffix(".png").name
+    return f"[plot]({png})" if (folder / png).is_file() else ""
+
+
+def _tournament_table(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
+    lines = [
+        "| file | players | games | deal seed | first entry (as run) | its win rate [95%] | "
+        "the others | plot |\n",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    ]
+    for name, rows in files:
+        first, others = rows[0], rows[1:]
+        rest = ", ".join(f"{_cell(r['label'])} {pct(r['win_rate'])}" for r in others)
+        lines.append(
+            f"| [{name}]({name}) | {first.get('players', '')} | {first.get('total_games', first['games'])} "
+            f"| {first.get('seed', '')} | `{_cell(first['label'])}` | {rate_text(first)} | {rest} "
+            f"| {_plot_link(folder, name)} |\n"
+        )
+    return lines
+
+
+def _gauntlet_agent(name: str) -> tuple[str, int]:
+    """``gauntlet_full_la1_ismcts_2p.json`` -> (``full-la1``, 2): the agent by today's name."""
+    stem = Path(name).stem
+    match = re.fullmatch(r"(?:gauntlet_)?(.*?)(?:_ismcts(?:_\d+)?)?_(\d)p", stem)
+    if not match:
+        return stem, 0
+    return match.group(1).replace("_", "-"), int(match.group(2))
+
+
+def _gauntlet_tables(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
+    """One table per player count: a row per opponent, a column per rated agent."""
+    cells: dict[int, dict[str, dict[str, str]]] = {}
+    sources: dict[int, dict[str, list[str]]] = {}
+    for name, rows in files:
+        agent, players = _gauntlet_agent(name)
+        for row in rows:
+            n = row.get("players", players)
+            cell = rate_text(row) + ("" if row.get("passed", True) else " **missed**")
+            if row.get("games") and row["games"] < 500:
+                cell += f" ({row['games']} games)"
+            cells.setdefault(n, {}).setdefault(row["opponent"], {})[agent] = cell
+            links = sources.setdefault(n, {}).setdefault(agent, [])
+            if name not in links:
+                links.append(name)
+    lines: list[str] = []
+    for n in sorted(cells):
+        agents = list(sources[n])
+        lines.append(f"\n### {n} players\n\n")
+        lines.append("| opponent | " + " | ".join(f"`{a}`" for a in agents) + " |\n")
+        lines.append("| --- |" + " --- |" * len(agents) + "\n")
+        for opponent, by_agent in cells[n].items():
+            lines.append(
+                f"| {opponent} | " + " | ".join(by_agent.get(a, "") for a in agents) + " |\n"
+            )
+        files_text = "; ".join(
+            f"`{a}`: " + ", ".join(f"[{f}]({f})" for f in sources[n][a]) for a in agents
+        )
+        lines.append(f"\nFiles: {files_text}.\n")
+        plots = [
+            png for a in agents for f in sources[n][a]
+            if (folder / (png := Path(f).with_suffix(".png").name)).is_file()
+        ]
+        if plots:
+            lines.append("Plots: " + ", ".join(f"[{png}]({png})" for png in plots) + ".\n")
+    return lines
+
+
+def _curve_text(curve: Iterable[Mapping[str, Any]]) -> str:
+    return " / ".join(
+        f"{r['steps'] / 1e6:g}M: {pct(r['win_rate'])}" for r in curve if "win_rate" in r
+    )
+
+
+def _exploit_table(files: list[tuple[str, Any]]) -> list[str]:
+    lines = [
+        "| file | target (as run) | players | mode | learner steps | exploiter's win rate [95%] "
+        "| held-out games | its curve (checkpoints) |\n",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    ]
+    for name, data in files:
+        lines.append(
+            f"| [{name}]({name}) | `{_cell(data['target'])}` | {data.get('players', '')} "
+            f"| {data.get('mode', '')} | {data.get('steps', 0):,} | {rate_text(data)} "
+            f"| {data.get('games', '')} | {_curve_text(data.get('curve') or [])} |\n"
+        )
+    return lines
+
+
+def _rows_table(name: str, rows: list[Mapping[str, Any]], note: str | None) -> list[str]:
+    lines = [f"\n**[{name}]({name})**" + (f": {_cell(note)}" if note else "") + "\n\n"]
+    lines.append("| agent | opponent | steps | games | win rate |\n| --- | --- | --- | --- | --- |\n")
+    for row in rows:
+        agent = row.get("agent") or row.get("model") or ""
+        if not agent and (match := _AGENTS.search(row.get("command", ""))):
+            agent = match.group(1).split(",")[0]
+        steps = f"{row['steps']:,}" if isinstance(row.get("steps"), int) else ""
+        lines.append(
+            f"| `{_cell(agent)}` | {_cell(row.get('opponent', ''))} | {steps} "
+            f"| {row.get('games', '')} | {rate_text(row)} |\n"
+        )
+    return lines
+
+
+def _bench_table(files: list[tuple[str, Any]]) -> list[str]:
+    lines = [
+        "| file | learner steps/s | environment share | opponent share | median opponent "
+        "decision | 8-env speedup (wall / CPU) |\n",
+        "| --- | --- | --- | --- | --- | --- |\n",
+    ]
+    for name, data in files:
+        lines.append(
+            f"| [{name}]({name}) | {data['learner_steps_per_s']} | {pct(data['env_share'])} "
+            f"| {pct(data.get('opponent_share', 0))} | {data.get('median_opponent_decision_us')} us "
+            f"| {data.get('vector_speedup')}x / {data.get('vector_cpu_speedup')}x |\n"
+        )
+    return lines
+
+
+def results_body(folder: Path) -> list[str]:
+    """The tables of every result file of ``folder``, by the tool that wrote it."""
+    found = read_results(folder)
+    # a gauntlet-format file of another tool's run (an exploiter rated against styles) is not
+    # an agent's gauntlet: its rows go with the other rated runs, without the gauntlet's targets
+    others = [(n, d) for n, d in found.get("gauntlet", []) if not n.startswith("gauntlet_")]
+    found["gauntlet"] = [(n, d) for n, d in found.get("gauntlet", []) if n.startswith("gauntlet_")]
+    lines: list[str] = []
+    if found.get("tournament"):
+        lines.append("\n## Tournaments\n\n")
+        lines.append(
+            "`python -m train.tournament`: every deal seed with every rotation of the seats. The "
+            "first entry's win rate with its Wilson 95% interval; 1/N is the rate of a seat "
+            "drawn at random. Entry labels are the names as run (a model renamed since, e.g. "
+            "a `full` that is now `full-la1`, shows under its old name; the file name gives "
+            "today's).\n\n"
+        )
+        lines += _tournament_table(folder, found["tournament"])
+    if found.get("gauntlet"):
+        lines.append("\n## Gauntlets\n\n")
+        lines.append(
+            "`python -m train.gauntlet`: the agent against each scripted style, the heuristic "
+            "and `ismcts`, one on one in 2 players and against three copies in 4. Columns are "
+            "the agents by today's name (from the file name); a row that missed its target "
+            "says so.\n"
+        )
+        lines += _gauntlet_tables(folder, found["gauntlet"])
+    if found.get("exploit"):
+        lines.append("\n## Exploiter probes\n\n")
+        lines.append(
+            "`python -m train.exploit`: a best response trained against the frozen target, "
+            "rated on held-out deals; the curve rates the run's checkpoints on the same "
+            "deals.\n\n"
+        )
+        lines += _exploit_table(found["exploit"])
+    tables = found.get("rows", []) + found.get("evaluate", []) + others
+    if tables:
+        lines.append("\n## Other rated runs\n")
+        for name, data in tables:
+            rows = data["rows"] if isinstance(data, dict) else data
+            note = data.get("note") if isinstance(data, dict) else None
+            lines += _rows_table(name, rows, note)
+    if found.get("bench"):
+        lines.append("\n## Training benchmark\n\n`python -m train.bench` (see [Benchmarks]"
+                     "(" + ("../" * _depth(folder)) + "benchmarks.md)).\n\n")
+        lines += _bench_table(found["bench"])
+    if found.get("other"):
+        lines.append("\n## Other files\n\n")
+        lines += [f"- [{name}]({name})\n" for name, _ in found["other"]]
+    return lines
+
+
+def _depth(folder: Path) -> int:
+    """How many folders below docs/ the page of ``folder`` is (results: 1, results/archive: 2)."""
+    parts = folder.parts
+    return len(parts) - parts.index("docs") - 1 if "docs" in parts else 1
+
+
+def results_markdown(folder: Path, header: str) -> str:
+    """docs/results/index.md: every result file backing the shipped bots, in tables."""
+    lines = [header, "# Results\n\n"]
+    lines.append(
+        "Every figure below is read from the JSON files beside this page (`docs/results/`), "
+        "which the rating commands wrote with `--json`; the commands are in the "
+        "[model cards](../models.md). The page is generated (`python -m granujas_env.docs`) and a "
+        "test fails when it is out of date. Results of candidates that were never shipped are "
+        "in the [archive](archive/index.md).\n"
+    )
+    if (folder / "full_2p.png").is_file() or (folder / "gauntlet_full_2p.png").is_file():
+        lines.append("\n## The shipped `full` at a glance\n\n")
+        for png, alt in (
+            ("full_2p.png", "full against the heuristic, 2 players"),
+            ("gauntlet_full_2p.png", "full's gauntlet, 2 players"),
+            ("gauntlet_full_4p.png", "full's gauntlet, 4 players"),
+        ):
+            if (folder / png).is_file():
+                lines.append(f"![{alt}]({png})\n")
+    return "".join(lines + results_body(folder))
+
+
+def archive_markdown(folder: Path, header: str) -> str:
+    """docs/results/archive/index.md: the candidates' result files, kept for the record."""
+    lines = [header, "# Results archive\n\n"]
+    lines.append(
+        "Result files of training candidates that were never shipped (file names with "
+        "`candidate`), moved here from `docs/results/` so that the [results](../index.md) "
+        "back only the shipped bots. The [training guide](../../training.md) tells what each "
+        "candidate taught. Generated from the files, as the results page.\n"
+    )
+    return "".join(lines + results_body(folder))
+
+
+# --- model cards ------------------------------------------------------------------------------
+
+
+def read_cards(models: Path) -> dict[str, dict[str, Any]]:
+    """``{model name: its card}`` of the shipped models, by folder name: those of
+    :data:`PURPOSE` first, in its order, then the others by name."""
+    cards = {path.parent.name: _load(path) for path in models.glob("*/model_card.json")}
+    order = list(PURPOSE)
+    return dict(
+        sorted(cards.items(), key=lambda item: (order.index(item[0]) if item[0] in order
+                                                else len(order), item[0]))
+    )
+
+
+def _players_of(entry: Mapping[str, Any]) -> int | None:
+    if isinstance(entry.get("players"), int):
+        return entry["players"]
+    match = _PLAYERS.search(entry.get("command", ""))
+    return int(match.group(1)) if match else None
+
+
+def _headline(entry: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A tournament / head-to-head entry of a card as a row with win_rate (first entry's), or None."""
+    row = dict(entry)
+    if "win_rate" not in row:
+        rows = entry.get("rows") or []
+        if not rows or "win_rate" not in rows[0]:
+            return None
+        row.update({k: rows[0].get(k) for k in ("win_rate", "wilson_low", "wilson_high", "games")})
+    if not row.get("games"):
+        match = _GAMES.search(entry.get("command", ""))
+        row["games"] = int(match.group(1)) if match else None
+    row["players"] = _players_of(entry)
+    return row
+
+
+def _opponents(entry: Mapping[str, Any]) -> str:
+    if entry.get("opponents"):
+        return str(entry["opponents"])
+    match = _AGENTS.search(entry.get("command", ""))
+    if not match:
+        return ""
+    rivals = match.group(1).split(",")[1:]
+    counts = {r: rivals.count(r) for r in rivals}
+    return ", ".join(f"{c} x {r}" if c > 1 else r for r, c in counts.items())
+
+
+def _link(path: str, prefix: str, docs: Path) -> str:
+    """A card's ``docs/results/x.json`` as a link from a page ``prefix`` away from docs/."""
+    if not isinstance(path, str) or not path.startswith("docs/"):
+        return ""
+    relative = path[len("docs/"):]
+    if not (docs / relative).is_file():
+        moved = f"results/archive/{Path(relative).name}"
+        if not (docs / moved).is_file():
+            return f"`{path}`"
+        relative = moved
+    return f"[{Path(relative).name}]({prefix}{relative})"
+
+
+def _tables_text(card: Mapping[str, Any]) -> str:
+    players = card.get("players")
+    sizes = sorted(set(players)) if isinstance(players, list) else []
+    text = ", ".join(str(n) for n in sizes) or "-"
+    by_players = card.get("models_by_players") or {}
+    if by_players:
+        own = ", ".join(f"{n}: `{file}`" for n, file in sorted(by_players.items()))
+        text += f" ({own}; others: `model.zip`)"
+    return text
+
+
+def _latest_per_players(entries: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    latest: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        row = _headline(entry)
+        if row and row["players"]:
+            latest[row["players"]] = row
+    return latest
+
+
+def _purpose(name: str, card: Mapping[str, Any]) -> str:
+    if card.get("purpose"):
+        return str(card["purpose"])
+    if name in PURPOSE:
+        return PURPOSE[name]
+    mode = card.get("mode")
+    return f"Trained model (`--mode {mode}`)." if mode else "Shipped bot."
+
+
+def models_markdown(models: Path, docs: Path, header: str) -> str:
+    """docs/models.md: one row per shipped model, then each model's figures with their commands."""
+    cards = read_cards(models)
+    lines = [header, "# Model zoo\n\n"]
+    lines.append(
+        "The models shipped in `agents/models/` (load one with `agents.load(name)`, or name it "
+        "in any `--agents` list). Generated from their model cards "
+        "(`agents/models/<name>/model_card.json`) by `python -m granujas_env.docs`; every "
+        "figure is a win rate with its Wilson 95% interval, from the command under it. "
+        "Which bot to pick: [Bots](bots.md). What stays shipped and why: "
+        "[Training guide](training.md#which-models-are-shipped).\n\n"
+    )
+    lines.append(
+        "| model | what it is for | tables trained on | vs heuristic, 2 players | "
+        "vs heuristics, 4 players | 2-player exploiter |\n"
+        "| --- | --- | --- | --- | --- | --- |\n"
+    )
+    for name, card in cards.items():
+        latest = _latest_per_players(card.get("tournaments") or [])
+        exploiter = card.get("exploiter") or {}
+        probe = rate_text(exploiter) if "win_rate" in exploiter else "-"
+        if "win_rate" in exploiter and exploiter.get("steps"):
+            probe += f" at {exploiter['steps']:,} steps"
+        lines.append(
+            f"| [`{name}`](#{name}) | {_cell(_purpose(name, card))} | {_tables_text(card)} "
+            f"| {rate_text(latest[2]) if 2 in latest else '-'} "
+            f"| {rate_text(latest[4]) if 4 in latest else '-'} | {probe} |\n"
+        )
+    for name, card in cards.items():
+        lines += _model_section(name, card, docs)
+    return "".join(lines)
+
+
+def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
+    lines = [f"\n## {name}\n\n", f"{_purpose(name, card)}\n\n"]
+    facts = []
+    if card.get("mode"):
+        facts.append(f"mode `{card['mode']}`")
+    if card.get("steps"):
+        facts.append(f"{card['steps']:,} learner steps")
+    if card.get("env_version"):
+        facts.append(f"env `{card['env_version']}`")
+    if facts:
+        lines.append(f"Card: `agents/models/{name}/model_card.json` ({', '.join(facts)}).\n\n")
+    figures = []
+    for key, what in (("tournaments", "vs"), ("head_to_head", "vs")):
+        for entry in card.get(key) or []:
+            row = _headline(entry)
+            if not row:
+                continue
+            json_path = entry.get("results") or _JSON.search(entry.get("command", ""))
+            if isinstance(json_path, re.Match):
+                json_path = json_path.group(1)
+            where = _link(json_path or "", "", docs)
+            figures.append(
+                f"- {row['players']} players {what} {_cell(_opponents(entry))}: "
+                f"**{rate_text(row)}** over {row['games'] or '?'} games"
+                f" ({entry.get('date', '')}{', ' + where if where else ''})"
+                + (f"; {_cell(entry['note'])}" if entry.get("note") else "")
+                + f"\n  `{_cell(entry.get('command', ''))}`\n"
+            )
+    gauntlet = card.get("gauntlet") or {}
+    by_players: dict[int, list[Mapping[str, Any]]] = {}
+    for row in gauntlet.get("rows") or []:
+        by_players.setdefault(row.get("players", 0), []).append(row)
+    for n, rows in sorted(by_players.items()):
+        rated = [r for r in rows if "win_rate" in r]
+        if not rated:
+            continue
+        low = min(rated, key=lambda r: r["win_rate"])
+        missed = [r["opponent"] for r in rated if r.get("passed") is False]
+        figures.append(
+            f"- gauntlet, {n} players: lowest row {low['opponent']} **{rate_text(low)}**; "
+            + (f"missed: {', '.join(missed)}" if missed else "every row passes its target")
+            + "\n" + "".join(f"  `{_cell(c)}`\n" for c in gauntlet.get("commands") or [])
+        )
+    exploiter = card.get("exploiter") or {}
+    if "win_rate" in exploiter:
+        where = _link(exploiter.get("results", ""), "", docs)
+        figures.append(
+            f"- exploiter probe ({exploiter.get('players', 2)} players, "
+            f"{exploiter.get('steps', 0):,} learner steps): **{rate_text(exploiter)}**"
+            f"{' (' + where + ')' if where else ''}\n  `{_cell(exploiter.get('command', ''))}`\n"
+        )
+    elif exploiter.get("note"):
+        figures.append(f"- exploiter probe: {_cell(exploiter['note'])}\n")
+    if figures:
+        lines.append("Figures (the commands name the models as they were called when run; "
+                     "the card's notes map the names):\n\n")
+        lines += figures
+    if card.get("command"):
+        lines.append(f"\nTrained by (its last stage; earlier stages in the card):\n\n"
+                     f"```bash\n{card['command']}\n```\n")
+    return lines
