@@ -11,12 +11,13 @@ Each bot gets ``act(observation, view=...)``, the seat's view of the decision
 bots with ``wants_view = False`` get ``view=None``); bots with ``needs_game = True`` (the search bot)
 also get ``game=game``. The statistics are computed after the game from the
 engine's record (``game.history``, ``game.played_log``, the final state), so they count what really
-happened, including values no bot could see.
+happened, including values no bot could see, and from the challenge decisions the driver saw
+answered (the engine logs the Ayudante's pre-emption as a challenge too: it is not one here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from agents.base import Agent
@@ -25,7 +26,10 @@ from granujas_env.env import raw_env
 from granujas_env.record import record_game
 from granujas_env.view import DecisionViews
 
-__all__ = ["play_game", "game_stats", "STAT_KEYS"]
+__all__ = ["play_game", "game_stats", "text_counters", "STAT_KEYS", "TEXT_COUNTERS", "TEXT_PREFIX"]
+
+#: Prefix of a text agent's counters in a game's per-seat statistics (``text_calls``, ...).
+TEXT_PREFIX = "text_"
 
 #: Per-seat statistics returned by :func:`game_stats`.
 STAT_KEYS = (
@@ -33,9 +37,11 @@ STAT_KEYS = (
     "won",
     "cards_played",
     "bluffs_played",  # cards played into a slot that is not their value (a 0 is always a bluff)
-    "bluffs_caught",  # own bluffs revealed by a challenge
+    "bluffs_caught",  # own bluffs revealed with a rival's challenge on them (see game_stats)
+    "bluffs_revealed",  # own bluffs revealed with any henchman on them (challenges, the
+    # Ayudante pre-emption, henchmen placed by card effects)
     "challenges_made",  # challenge decisions answered "confirm" (henchmen placed by card effects
-    # are not challenges: a bot that never challenges makes none)
+    # or pre-emptions are not challenges: a bot that never challenges makes none)
     "challenges_correct",  # ... on cards that were bluffs (counted when revealed)
     "rival_bluffs",  # bluffs played by the other seats (the recall denominator)
     "safes_held",
@@ -49,8 +55,17 @@ STAT_KEYS = (
 )
 
 
-def game_stats(game: Game) -> list[dict[str, int]]:
-    """Per-seat statistics of a finished game (see :data:`STAT_KEYS`)."""
+def game_stats(
+    game: Game, challenges: Collection[tuple[int, int, int, int]] | None = None
+) -> list[dict[str, int]]:
+    """Per-seat statistics of a finished game (see :data:`STAT_KEYS`).
+
+    ``challenges``: the ``(day, challenger, card owner, slot)`` of the challenge decisions
+    answered "confirm", as :func:`play_game` collects them; they alone count as challenges (made,
+    correct) and make a revealed bluff "caught". The engine's log cannot tell them apart from
+    the Ayudante del sheriff's pre-emption (a henchman put on the card before one is jailed, logged
+    as a ``"challenge"`` event): without ``challenges`` every such event counts. Henchmen placed
+    by card effects (``"place_henchman"``) never count."""
     n = game.num_players
     stats = [dict.fromkeys(STAT_KEYS, 0) for _ in range(n)]
     bluffs_by_seat = [0] * n
@@ -63,19 +78,20 @@ def game_stats(game: Game) -> list[dict[str, int]]:
     total_bluffs = sum(bluffs_by_seat)
     for seat in range(n):
         stats[seat]["rival_bluffs"] = total_bluffs - bluffs_by_seat[seat]
-    challenged = set()  # (day, challenger, card owner, slot) of every challenge decision
+    if challenges is None:
+        challenges = [event[1:] for event in game.history if event[0] == "challenge"]
+    challenged = set(challenges)  # (day, challenger, card owner, slot)
+    for _day, challenger, _owner, _slot in challenged:
+        stats[challenger]["challenges_made"] += 1
     for event in game.history:
-        if event[0] == "challenge":
-            _, day, challenger, owner, slot = event
-            challenged.add((day, challenger, owner, slot))
-            stats[challenger]["challenges_made"] += 1
-        elif event[0] == "reveal":
+        if event[0] == "reveal":
             _, day, seat, slot, _value, bluff, owners = event
             if bluff:
-                stats[seat]["bluffs_caught"] += 1
-                for owner in owners:
-                    if (day, owner, seat, slot) in challenged:
-                        stats[owner]["challenges_correct"] += 1
+                stats[seat]["bluffs_revealed"] += 1
+                by = [owner for owner in owners if (day, owner, seat, slot) in challenged]
+                stats[seat]["bluffs_caught"] += 1 if by else 0
+                for owner in by:
+                    stats[owner]["challenges_correct"] += 1
     for safe in game.safes:
         for owner, face in safe.marks:
             if face == safe.value:
@@ -97,11 +113,27 @@ def game_stats(game: Game) -> list[dict[str, int]]:
     return stats
 
 
-def _answer_counts(bot: Agent) -> tuple[int, int] | None:
-    """``(calls, invalid_answers)`` of a bot that answers in text (see agents/llm.py), else None."""
-    if not hasattr(bot, "invalid_answers"):
+#: Counters read from a text agent's attributes when it has no ``text_stats()`` method (the names
+#: agents/llm.py and agents/human.py use); ``answers`` are the replies received (real answers).
+TEXT_COUNTERS = ("decisions", "calls", "answers", "invalid_answers", "errors", "fallbacks")
+
+
+def text_counters(bot: Agent) -> dict[str, int] | None:
+    """The answer counters (cumulative) of a bot that answers in text, else None.
+
+    A bot's ``text_stats()`` is read as it is: a mapping of counter name -> count since the bot
+    was built (every name is reported). Otherwise the attributes of :data:`TEXT_COUNTERS` it has,
+    if one of them is ``invalid_answers``. ``answers`` missing but ``calls`` there: the requests
+    that did not fail, ``calls - errors``."""
+    if callable(getattr(bot, "text_stats", None)):
+        counts = {str(k): int(v) for k, v in bot.text_stats().items()}
+    elif hasattr(bot, "invalid_answers"):
+        counts = {k: int(getattr(bot, k)) for k in TEXT_COUNTERS if hasattr(bot, k)}
+    else:
         return None
-    return int(getattr(bot, "calls", 0)), int(bot.invalid_answers)
+    if "answers" not in counts and "calls" in counts:
+        counts["answers"] = counts["calls"] - counts.get("errors", 0)
+    return counts
 
 
 def play_game(
@@ -118,7 +150,8 @@ def play_game(
 
     ``seed`` fixes the deal; ``bot_seeds`` (one per seat) reseeds each bot with ``reset(seed)``
     (default: ``reset()`` with no seed). Returns ``{"seed", "scores", "winner", "steps",
-    "stats"}`` where ``stats[seat]`` is the dict of :func:`game_stats`; with ``record=True`` also
+    "stats"}`` where ``stats[seat]`` is the dict of :func:`game_stats`, plus, for a text agent,
+    this game's share of its :func:`text_counters` as ``text_<name>``; with ``record=True`` also
     ``"record"``, the game as a :class:`granujas_env.record.GameRecord` (``meta`` goes into it;
     ``python -m granujas_env.record show FILE`` replays a saved one).
     """
@@ -135,8 +168,9 @@ def play_game(
     # consistent with their seat's view from it (agents/search.py says why that is leak-free)
     needs = [getattr(bot, "needs_game", False) for bot in bots]
     # text agents (the llm agent, a human) count their answers: report this game's share
-    answer_counts = [_answer_counts(bot) for bot in bots]
+    counts_before = [text_counters(bot) for bot in bots]
     actions: list[int] = []
+    challenges: list[tuple[int, int, int, int]] = []  # the challenge decisions answered yes
     views = DecisionViews(game)
     for agent in env.agent_iter():
         _, _, termination, truncation, _ = env.last(observe=False)
@@ -151,8 +185,12 @@ def play_game(
         else:
             action = bots[seat].act(observation, view=view)
         views.expire()
+        logged = len(game.history)
+        decision = game.decision
         env.step(action)
         actions.append(int(action))
+        if decision is not None and decision.kind == "challenge":
+            challenges += [e[1:] for e in game.history[logged:] if e[0] == "challenge"]
         if len(actions) > max_steps:
             raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
     result: dict[str, Any] = {
@@ -160,13 +198,13 @@ def play_game(
         "scores": list(game.scores or []),
         "winner": game.winner,
         "steps": len(actions),
-        "stats": game_stats(game),
+        "stats": game_stats(game, challenges),
     }
-    for seat, (bot, before) in enumerate(zip(bots, answer_counts)):
+    for seat, (bot, before) in enumerate(zip(bots, counts_before)):
         if before is not None:
-            after = _answer_counts(bot)
-            result["stats"][seat]["answers"] = after[0] - before[0]
-            result["stats"][seat]["invalid_answers"] = after[1] - before[1]
+            after = text_counters(bot) or {}
+            for name, count in after.items():
+                result["stats"][seat][TEXT_PREFIX + name] = count - before.get(name, 0)
     if record:
         result["record"] = record_game(
             game.config, game.seed, actions, meta=meta, catalog=env.catalog

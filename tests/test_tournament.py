@@ -247,20 +247,35 @@ def make_sniper(seed=None):
 
 
 class Typist(Agent):
-    """A text agent stand-in: every third answer is "invalid" (counted, then the first legal id),
-    the way agents/llm.py counts ``calls`` and ``invalid_answers``."""
+    """A text agent stand-in counting as agents/llm.py does (attributes ``calls``, ``errors``,
+    ``invalid_answers``, ``fallbacks``): per decision one request; every fifth request fails, every
+    third reply received is invalid; the first legal id is played."""
 
     name = "typist"
 
     def __init__(self, seed=None):
-        self.calls = 0
-        self.invalid_answers = 0
+        self.calls = self.errors = self.invalid_answers = self.fallbacks = self.replies = 0
 
     def act(self, observation, view=None):
         self.calls += 1
-        if self.calls % 3 == 0:
-            self.invalid_answers += 1
+        if self.calls % 5 == 0:
+            self.errors += 1
+            self.fallbacks += 1
+        else:
+            self.replies += 1
+            if self.replies % 3 == 0:
+                self.invalid_answers += 1
         return int(legal_actions(observation)[0])
+
+
+class Chatter(Typist):
+    """The same counts through the ``text_stats()`` protocol, under names of its own too."""
+
+    name = "chatter"
+
+    def text_stats(self):
+        return {"answers": self.replies, "invalid_answers": self.invalid_answers,
+                "calls": self.calls, "timeouts": self.errors}
 
 
 NOT_A_BOT = 3
@@ -365,18 +380,33 @@ def test_a_shipped_model_without_the_train_extra_is_one_line() -> None:
 
 def test_invalid_answer_rate_is_reported_apart_for_text_agents(bots_module, tmp_path, capsys):
     out = tmp_path / "rows.json"
-    names = f"{bots_module}:Typist,random"
-    assert main(["--agents", names, "--games", "4", "--json", str(out)]) == 0
+    names = f"{bots_module}:Typist,{bots_module}:Chatter,random"
+    assert main(["--agents", names, "--games", "3", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())
-    totals, games = rows[0]["totals"], rows[0]["games"]
-    # each game's bot starts at zero: one invalid answer in three, rounded down per game
-    assert totals["answers"] > 0
-    assert totals["answers"] / 3 - games <= totals["invalid_answers"] <= totals["answers"] / 3
-    assert rows[0]["invalid_answer_rate"] == totals["invalid_answers"] / totals["answers"]
-    assert rows[1]["invalid_answer_rate"] is None and "answers" not in rows[1]["totals"]
+    for row in rows[:2]:
+        counts, games = row["text_counters"], row["games"]
+        # each game's bot is built new: per game, a failed request in five, an invalid reply in
+        # three of those received, rounded down
+        assert counts["calls"] > 0 and counts["answers"] == counts["calls"] - row["totals"].get(
+            "text_errors", row["totals"].get("text_timeouts")
+        )
+        assert counts["calls"] / 5 - games <= counts["calls"] - counts["answers"] <= counts["calls"] / 5
+        assert counts["answers"] / 3 - games <= counts["invalid_answers"] <= counts["answers"] / 3
+        # over real answers, not over requests
+        assert row["invalid_answer_rate"] == counts["invalid_answers"] / counts["answers"]
+    typist, chatter = rows[0]["text_counters"], rows[1]["text_counters"]
+    assert sorted(typist) == ["answers", "calls", "errors", "fallbacks", "invalid_answers"]
+    assert typist["fallbacks"] == typist["errors"] == typist["calls"] - typist["answers"]
+    assert sorted(chatter) == ["answers", "calls", "invalid_answers", "timeouts"]
+    assert rows[2]["invalid_answer_rate"] is None and rows[2]["text_counters"] is None
+    assert not any(k.startswith("text_") for k in rows[2]["totals"])
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("invalid answers"))
     assert line == (
-        f"invalid answers (text agents): {rows[0]['label']} "
-        f"{100 * rows[0]['invalid_answer_rate']:.1f}% "
-        f"({totals['invalid_answers']}/{totals['answers']})"
+        "invalid answers (text agents, over real answers): "
+        f"{rows[0]['label']} {100 * rows[0]['invalid_answer_rate']:.1f}% "
+        f"({typist['invalid_answers']}/{typist['answers']} answers; calls {typist['calls']}, "
+        f"errors {typist['errors']}, fallbacks {typist['fallbacks']}), "
+        f"{rows[1]['label']} {100 * rows[1]['invalid_answer_rate']:.1f}% "
+        f"({chatter['invalid_answers']}/{chatter['answers']} answers; calls {chatter['calls']}, "
+        f"timeouts {chatter['timeouts']})"
     )

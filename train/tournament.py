@@ -25,12 +25,18 @@ Per entry it reports:
 - win rate with its Wilson 95% interval, against the 1/N baseline of equal players;
 - mean score; an OpenSkill (Plackett-Luce) rating, ordinal = mu - 3 sigma (a simple Elo when the
   ``openskill`` package, part of the ``[train]`` extra, is missing);
-- bluff statistics: bluff rate (bluffs / cards played), caught rate (bluffs caught / bluffs),
-  challenge precision (challenges on bluffs / challenges) and recall (rivals' bluffs it challenged /
-  rivals' bluffs), where a challenge is a challenge decision answered yes (a henchman put on a
-  rival's card by a card effect is not one);
-- for text agents (bots with ``calls`` and ``invalid_answers`` counters, e.g. ``llm``): the
-  invalid-answer rate, reported apart from the win rate (``invalid_answer_rate``; None for others);
+- bluff statistics: bluff rate (bluffs / cards played), caught rate (bluffs revealed with a
+  rival's challenge on them / bluffs), challenge precision (challenges on bluffs / challenges) and
+  recall (rivals' bluffs it challenged / rivals' bluffs), where a challenge is a challenge decision
+  answered yes: a henchman put on a card by a card effect or by the Ayudante del sheriff's
+  pre-emption is not one, so against bots that never challenge the caught rate is 0. The revealed
+  rate (``revealed_rate``: bluffs revealed with any henchman on them / bluffs) counts those too;
+- for text agents (see :func:`agents.driver.text_counters`: a ``text_stats()`` method, or
+  ``invalid_answers`` and ``calls`` counters, e.g. ``llm``): their counters summed over the games
+  (``text_counters``: ``calls`` (requests), ``answers`` (real answers: replies received),
+  ``invalid_answers``, ``errors`` (failed requests), ``fallbacks`` (decisions settled by the
+  default action), ...) and the invalid rate over real answers (``invalid_answer_rate`` =
+  invalid_answers / answers), reported apart from the win rate (both None for other bots);
 - Safe statistics: mean Safe tech held at the end, mean matching Marks on its Safes, and the
   paired Safe tech difference (``safe_tech_diff``): per game, the entry's Safe tech minus the mean
   of the other seats' in that game, averaged, with a normal 95% interval (mean +- 1.96 sd/sqrt(n)).
@@ -67,7 +73,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from agents.driver import play_game
+from agents.driver import TEXT_PREFIX, play_game
 from agents.policy import make_bot
 from granujas_env.cli import run_main
 
@@ -374,6 +380,11 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
             entry_seat[entry][seat][1] += won
             for key, value in rec["stats"][seat].items():
                 totals[entry][key] = totals[entry].get(key, 0) + value
+    # a text agent's counters (agents.driver.text_counters), without their prefix
+    texts = [
+        {k[len(TEXT_PREFIX) :]: v for k, v in t.items() if k.startswith(TEXT_PREFIX)} or None
+        for t in totals
+    ]
     system, ratings = _ratings(names, records)
     # per game: an entry's Safe tech minus the mean of the other seats' in that game (paired)
     safe_diffs: list[list[float]] = [[] for _ in range(n)]
@@ -405,6 +416,7 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
                 "rating_sigma": ratings[e]["sigma"],
                 "bluff_rate": _ratio(t.get("bluffs_played", 0), t.get("cards_played", 0)),
                 "caught_rate": _ratio(t.get("bluffs_caught", 0), t.get("bluffs_played", 0)),
+                "revealed_rate": _ratio(t.get("bluffs_revealed", 0), t.get("bluffs_played", 0)),
                 "challenge_precision": _ratio(
                     t.get("challenges_correct", 0), t.get("challenges_made", 0)
                 ),
@@ -412,10 +424,14 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
                     t.get("challenges_correct", 0), t.get("rival_bluffs", 0)
                 ),
                 "challenges_per_game": _ratio(t.get("challenges_made", 0), games),
-                # text agents only (None for the others): invalid answers / answers asked for,
-                # kept apart from the win rate (an agent may rank well on rivals' format errors)
+                # text agents only (None for the others): invalid answers / real answers (a
+                # failed request is no answer), kept apart from the win rate (an agent may rank
+                # well on rivals' format errors)
+                "text_counters": texts[e],
                 "invalid_answer_rate": (
-                    _ratio(t.get("invalid_answers", 0), t["answers"]) if "answers" in t else None
+                    _ratio(texts[e].get("invalid_answers", 0), texts[e].get("answers", 0))
+                    if texts[e] is not None
+                    else None
                 ),
                 "mean_safe_tech": _ratio(t.get("safe_tech", 0), games),
                 "mean_marks_matched": _ratio(t.get("marks_matched", 0), games),
@@ -458,6 +474,19 @@ def _fmt(value: float | None, pct: bool = False) -> str:
     return f"{100 * value:.1f}%" if pct else f"{value:.2f}"
 
 
+def _text_figures(row: dict[str, Any]) -> str:
+    """A text agent's invalid rate and counters, as ``10.0% (3/30 answers; calls 32, ...)``."""
+    counts = row["text_counters"]
+    rest = ", ".join(
+        f"{k} {v}" for k, v in counts.items() if k not in ("answers", "invalid_answers")
+    )
+    return (
+        f"{_fmt(row['invalid_answer_rate'], True)} "
+        f"({counts.get('invalid_answers', 0)}/{counts.get('answers', 0)} answers"
+        + (f"; {rest})" if rest else ")")
+    )
+
+
 def format_table(summary: dict[str, Any]) -> str:
     rows = summary["entries"]
     header = (
@@ -476,15 +505,11 @@ def format_table(summary: dict[str, Any]) -> str:
             f"{_fmt(r['challenge_precision'], True):>8}{_fmt(r['challenge_recall'], True):>9}"
             f"{_fmt(r['mean_safe_tech']):>7}{_fmt(r['mean_marks_matched']):>7}"
         )
-    texts = [r for r in rows if r["invalid_answer_rate"] is not None]
+    texts = [r for r in rows if r["text_counters"] is not None]
     if texts:
         lines.append(
-            "invalid answers (text agents): "
-            + ", ".join(
-                f"{r['label']} {_fmt(r['invalid_answer_rate'], True)} "
-                f"({r['totals'].get('invalid_answers', 0)}/{r['totals'].get('answers', 0)})"
-                for r in texts
-            )
+            "invalid answers (text agents, over real answers): "
+            + ", ".join(f"{r['label']} {_text_figures(r)}" for r in texts)
         )
     base = rows[0]["baseline"] if rows else 0
     lines.append(
