@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents.base import Agent
@@ -19,6 +19,8 @@ from agents.llm import LLMAgent
 from agents.safecracker import SafecrackerAgent, SafeSearchAgent
 from agents.search import ISMCTSAgent
 from agents.styles import STYLES
+from granujas_env.engine.game import Game
+from granujas_env.view import SeatView, seat_view
 
 __all__ = [
     "REGISTRY",
@@ -28,6 +30,7 @@ __all__ = [
     "available",
     "factory",
     "accepts",
+    "ask",
     "is_import_path",
 ]
 
@@ -116,6 +119,24 @@ def make(name: str, **kwargs: Any) -> Agent:
             "act(observation, view=None) and reset(seed=None) (see agents.Agent)"
         )
     return bot
+
+
+def ask(bot: Agent, observation: Mapping[str, Any], game: Game,
+        view: SeatView | None = None) -> int:
+    """The action ``bot`` chooses at ``game``'s pending decision, asked the way every driver asks
+    (:func:`agents.driver.play_game`): the deciding seat's ``view`` to a bot that wants one (built
+    with :func:`~granujas_env.view.seat_view` when not given), and the live game, as
+    ``game=game``, to a bot that declares ``needs_game`` (the search bot samples the hidden
+    information its seat may not know from it; agents/search.py says why that is leak-free).
+    Front ends (the terminal, the browser server) call this instead of ``bot.act`` so that every
+    registered bot can be seated in them."""
+    if game.decision is None:
+        raise ValueError("the game is over: there is no decision to ask for")
+    if view is None and getattr(bot, "wants_view", True):
+        view = seat_view(game, game.decision.player)
+    if getattr(bot, "needs_game", False):
+        return int(bot.act(observation, view=view, game=game))
+    return int(bot.act(observation, view=view))
 
 
 # People and language models as players (granujas_env.text): a terminal seat, a chat endpoint

@@ -88,8 +88,13 @@ def client(tmp_path):
         yield c
 
 
-def _new(client, seats, seed=3, length="short"):
-    r = client.post("/api/games", json={"seats": seats, "seed": seed, "length": length})
+def _new(client, seats, seed=3, length="short", **more):
+    """A new game (``seed=None``: the server's secret seed, the only kind a game with several
+    human seats may have) -> (id, {seat: token}, the server's WebGame)."""
+    body = {"seats": seats, "length": length, **more}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     data = r.json()
     tokens = {s["seat"]: s["token"] for s in data["seats"] if s["human"]}
@@ -121,7 +126,9 @@ def test_server_json_is_the_seat_view_and_blind_to_hidden_information(client):
                     json={"action": state["menu"][-1]["id"]})
     sent = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": tokens[0]}).text
     expected = seat_json(seat_view(web_game.game, 0), web_game.names, web_game.decision_id)
-    assert json.loads(sent) == {**expected, "game": gid, "final": None}
+    notices = [text for audience, text in web_game.notices if audience in (None, 0)]
+    assert json.loads(sent) == {**expected, "game": gid, "final": None, "notices": notices,
+                                "auto_pass": False}
     rng = random.Random(0)
     for _ in range(3):
         web_game.game = web_game.env.game = hide_shuffle(web_game.game, 0, rng)
@@ -129,7 +136,7 @@ def test_server_json_is_the_seat_view_and_blind_to_hidden_information(client):
 
 
 def test_requests_with_wrong_tokens_or_out_of_turn_are_refused(client):
-    gid, tokens, web_game = _new(client, ["human", "human", "random"], seed=4)
+    gid, tokens, web_game = _new(client, ["human", "human", "random"], seed=None)
     other_gid, other_tokens, _ = _new(client, ["human", "random"], seed=5)
     game = web_game.game
     acting = game.decision.player  # bots play until a human decides
@@ -214,7 +221,7 @@ def test_game_creation_is_validated(client):
 
 
 def test_two_humans_share_a_full_game_and_its_record_replays(client, tmp_path):
-    gid, tokens, web_game = _new(client, ["human", "random", "human"], seed=8)
+    gid, tokens, web_game = _new(client, ["human", "random", "human"], seed=None, public=True)
     assert set(tokens) == {0, 2} and tokens[0] != tokens[2]
     r = client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": tokens[0]})
     assert r.status_code == 409 and "hidden card" in r.json()["error"]
@@ -229,7 +236,7 @@ def test_two_humans_share_a_full_game_and_its_record_replays(client, tmp_path):
     record = loads(client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": tokens[2]}).text)
     assert record.actions == web_game.actions and record.final_digest == digest(game)
     saved = client.get("/api/records").json()["records"]
-    assert saved == [f"web-{gid}.json"] and (tmp_path / saved[0]).is_file()
+    assert saved == [f"public-web-{gid}.json"] and (tmp_path / saved[0]).is_file()
     for body in ({"file": saved[0]}, {"game": gid, "token": tokens[0]}):
         r = client.post("/api/replays", json=body)
         assert r.status_code == 201 and r.json()["steps"] == len(web_game.actions), r.text
