@@ -18,9 +18,10 @@ from typing import TextIO
 import numpy as np
 
 from agents.base import Agent, legal_actions
+from granujas_env.engine import actions as A
 from granujas_env.text import (
+    Narrator,
     decision_text,
-    events_text,
     legal_action_menu,
     menu_text,
     parse_action,
@@ -28,13 +29,21 @@ from granujas_env.text import (
 )
 from granujas_env.view import SeatView
 
-__all__ = ["HumanAgent", "QuitGame"]
+__all__ = ["HumanAgent", "QuitGame", "order_matters"]
 
 HELP = (
-    "Answer with the id before ')' (e.g. 13), the action name (e.g. slot:5) or words from one "
-    "line of the menu (e.g. 'slot 5'). '?' shows the menu again, 'table' the whole screen, "
-    "'quit' leaves the game."
+    "Answer with the id before ')' (e.g. 13), the action name (e.g. slot:5) or words that begin "
+    "one line of the menu (e.g. 'slot 5', 'challenge'); 'yes'/'no' answer a yes-or-no question "
+    "('no' and 'pass' pass). Saloon spaces are S1-S3, never plain numbers. '?' shows the menu "
+    "again, 'table' the whole screen, 'quit' leaves the game."
 )
+
+
+def order_matters(view: SeatView) -> bool:
+    """Whether the order of the seat's sheet can change anything: only Granujas with a
+    response arrow care about their neighbours, and only with two Granujas or more."""
+    sheet = [g for g in view.players[view.seat].sheet if g is not None]
+    return len(sheet) >= 2 and any(g.arrows for g in sheet)
 
 
 class QuitGame(Exception):
@@ -42,7 +51,13 @@ class QuitGame(Exception):
 
 
 class HumanAgent(Agent):
-    """A person answering on a text stream (default: the terminal)."""
+    """A person answering on a text stream (default: the terminal).
+
+    Decisions that leave no real choice are not asked: a single legal action, or rearranging a
+    sheet whose order changes nothing (:func:`order_matters`), are played and the screen says so.
+    Call :meth:`observe` with the seat's view after every action of the game (``play`` does) to
+    have every change narrated with its cause; without it the changes between two decisions are
+    summed."""
 
     name = "human"
     wants_view = True
@@ -51,15 +66,28 @@ class HumanAgent(Agent):
                  seed: int | None = None) -> None:
         self.input = input if input is not None else sys.stdin
         self.output = output if output is not None else sys.stdout
-        self.seen = 0  # public events of the view's history already shown
+        self.narrator: Narrator | None = None
+        self.pending: list[str] = []  # narrated lines not shown yet
         self.invalid_answers = 0  # answers re-asked because they were not a legal action
+        self.automatic = 0  # decisions played without asking (no real choice)
 
     def reset(self, seed: int | None = None) -> None:
         """A new game: its events start from the beginning."""
-        self.seen = 0
+        self.narrator, self.pending = None, []
 
     def _say(self, text: str) -> None:
         print(text, file=self.output, flush=True)
+
+    def observe(self, view: SeatView) -> None:
+        """Narrate what happened since the last call (public events only)."""
+        if self.narrator is None:
+            self.narrator = Narrator(view.catalog, view.rules)
+        self.pending += self.narrator.update(view)
+
+    def _events(self, view: SeatView) -> str:
+        self.observe(view)
+        lines, self.pending = self.pending, []
+        return "\n".join(lines)
 
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         """Show the seat's screen and read answers until one is a legal action."""
@@ -71,10 +99,16 @@ class HumanAgent(Agent):
         if sorted(item.id for item in menu) != legal:
             raise ValueError(f"the view's legal actions {[i.id for i in menu]} differ from the "
                              f"observation's mask {legal}: view and observation of different moments")
-        # a new game without reset(): narrate it from its start
-        screen = text_observation(view, since=self.seen if self.seen <= len(view.history) else 0)
-        self.seen = len(view.history)
         names = {item.id: (item.name, item.meaning) for item in menu}
+        automatic = self._automatic(view, legal)
+        if automatic is not None:
+            action, why = automatic
+            events = self._events(view)
+            self.automatic += 1
+            self._say((events + "\n" if events else "")
+                      + f"(p{view.seat}: {why}: {names[action][1]})")
+            return action
+        screen = text_observation(view, events=self._events(view))
         self._say("\n" + "=" * 100 + "\n" + screen)
         while True:
             self.output.write(f"p{view.seat}, your choice ('?' for help)> ")
@@ -89,7 +123,7 @@ class HumanAgent(Agent):
                 self._say(HELP + "\n" + menu_text(menu))
                 continue
             if answer.lower() == "table":
-                self._say(text_observation(view, since=len(view.history)))
+                self._say(text_observation(view, events=""))
                 continue
             try:
                 action = parse_action(answer, legal, names)
@@ -100,8 +134,16 @@ class HumanAgent(Agent):
             self._say(f"-> {action}) {names[action][0]}: {names[action][1]}")
             return action
 
+    @staticmethod
+    def _automatic(view: SeatView, legal: list[int]) -> tuple[int, str] | None:
+        """The action to play without asking, and why; None to ask."""
+        if len(legal) == 1:
+            return legal[0], "the only legal choice, played for you"
+        if view.decision == "rearrange" and A.PASS in legal and not order_matters(view):
+            return A.PASS, ("no Granuja on your sheet answers a neighbour, so the order changes "
+                            "nothing; played for you")
+        return None
+
     def game_over(self, view: SeatView) -> None:
         """Show the events since the seat's last decision and who won."""
-        self._say("\n" + "=" * 100 + "\n" + events_text(view, self.seen) + "\n\n"
-                  + decision_text(view))
-        self.seen = len(view.history)
+        self._say("\n" + "=" * 100 + "\n" + self._events(view) + "\n\n" + decision_text(view))

@@ -4,10 +4,13 @@
     python -m granujas_env.play --human 0 --agents full,heuristic,heuristic [--record game.json]
 
 Bots only: every public event is narrated (declared slots, challenges, reveals, hires, Safes
-taken...), as a spectator at the table would see them. With ``--human SEAT`` you play that seat:
+taken...) with every change of money, reputation, henchmen and Safes and its cause, as a
+spectator at the table would see them, ending with the game-over line and each score's sources. With ``--human SEAT`` you play that seat:
 at each of your decisions the screen shows exactly your seat's information (the events since your
 last decision, the table with your hand, your card values and the Safes you have seen) and the
-legal actions as a numbered menu; answer with an id, an action name or words from a menu line.
+legal actions as a numbered menu; answer with an id, an action name or words that begin a menu
+line (``challenge``, ``pass``, ``yes``/``no``). Decisions with no real choice (one legal action,
+rearranging a sheet whose order changes nothing) are played for you and said.
 ``quit``, Ctrl-D or Ctrl-C abandon the game (exit status 130). The final table shows every Safe and
 the score breakdown. ``--record FILE`` saves the game (also an abandoned one, up to where it
 stopped) as a game record that ``python -m granujas_env.record show FILE`` replays.
@@ -29,7 +32,7 @@ from .cli import run_main
 from .env import raw_env
 from .record import record_game
 from .render import render_text
-from .text import narrate
+from .text import Narrator
 from .view import seat_view
 
 DEFAULT_AGENTS = "heuristic,honest,random,heuristic"
@@ -120,11 +123,13 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
     say = functools.partial(print, file=out, flush=True)
     say(f"3000 Granujas, {len(names)} players, {args.length} game, seed {args.seed}")
     say(", ".join(f"p{i}: {name}" for i, name in enumerate(names)))
-    if not humans:
+    # a spectator's narration (every change with its cause); a human sees it at its decisions
+    spectator = None if humans else Narrator(game.catalog, game.rules)
+    if spectator is not None:
         say(f"\n--- day 1 begins; p{game.first_player} plays first ---")
+        spectator.update(seat_view(game, 0))  # only public fields are narrated
     actions: list[int] = []
     status = 0
-    seen = 0
     try:
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
@@ -137,12 +142,11 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
             action = int(bot.act(obs, view))
             env.step(action)
             actions.append(action)
-            if not humans:  # a spectator's narration; a human sees events at its decisions
-                for event in game.history[seen:]:
-                    line = narrate(event, game.catalog)
-                    if line:
-                        say(line)
-                seen = len(game.history)
+            for human in humans:  # narrated after every action: each change with its cause
+                bots[human].observe(seat_view(game, human))
+            if spectator is not None:
+                for line in spectator.update(seat_view(game, 0)):
+                    say(line)
     except (KeyboardInterrupt, QuitGame) as exc:
         reason = "interrupted" if isinstance(exc, KeyboardInterrupt) else str(exc)
         print(f"\n{reason}: game abandoned after {len(actions)} actions", file=sys.stderr)

@@ -92,14 +92,20 @@ def render_text(game: Game, viewer: int | None = None) -> str:
 
 
 def score_table(game: Game) -> str:
-    """Final score table: tech by source, money, winner."""
-    head = f"{'player':<8}{'safes':>7}{'marks':>7}{'rep':>6}{'granujas':>10}{'total':>7}{'money':>7}"
+    """Final score table: tech by source (the reputation square's tech beside the reputation the
+    sheet shows: reputation -2 scores -3), money, winner."""
+    head = (f"{'player':<8}{'safes':>7}{'marks':>7}{'reputation':>12}{'rep tech':>10}"
+            f"{'granujas':>10}{'total':>7}{'money':>7}")
     rows = [head, "-" * len(head)]
     for seat in range(game.num_players):
         b = game.score_breakdown(seat)
         win = "  <- winner" if seat == game.winner else ""
         rows.append(
-            f"p{seat:<7}{b['safes']:>7}{b['marks']:>7}{b['reputation']:>6}{b['granujas']:>10}"
-            f"{b['total']:>7}{game.players[seat].money:>7}{win}"
+            f"p{seat:<7}{b['safes']:>7}{b['marks']:>7}{game.players[seat].reputation:>+12d}"
+            f"{b['reputation']:>10}{b['granujas']:>10}{b['total']:>7}"
+            f"{game.players[seat].money:>7}{win}"
         )
+    squares = ", ".join(f"{r:+d}: {t}" for r, t in sorted(game.rules.reputation_tech.items()))
+    rows.append(f"total = safes + marks + rep tech + granujas; rep tech is the tech of the "
+                f"reputation square ({squares}); money breaks a tie")
     return "\n".join(rows)

@@ -31,12 +31,15 @@ from .render import SLOT_NAMES
 from .view import GranujaView, PlayerView, SeatView, seat_view
 
 __all__ = [
+    "PROMPTS",
     "RULES_SUMMARY",
     "MenuItem",
+    "Narrator",
     "describe_action",
     "decision_text",
     "events_text",
     "granuja_text",
+    "history_lines",
     "legal_action_menu",
     "menu_text",
     "narrate",
@@ -153,57 +156,371 @@ def _board_sid(view: SeatView, index: int) -> int:
 
 
 def narrate(event: tuple, catalog: Catalog) -> str | None:
-    """One public history event as a sentence (None for events not worth a line)."""
-    kind = event[0]
-    if kind == "plan":
+    """One public history event as a sentence that makes sense alone (None for events not worth
+    a line). Causes that need the events before it (whose Safe was taken, who loses what at a
+    reveal) come from :func:`history_lines` and :class:`Narrator`."""
+    lines = Narrator(catalog)._event(event, None)
+    return "\n".join(lines) if lines else None
+
+
+def history_lines(view: SeatView) -> list[str | None]:
+    """The narration of every event of ``view.history``, aligned with it (None for events not
+    worth a line; an event may give several lines, joined by newlines). Causes are derived from
+    the event sequence: who gains or loses reputation, money, henchmen and Safes at each event,
+    and why. Changes the engine logs no event for (money from an ability...) need a
+    :class:`Narrator` fed after every action."""
+    narrator = Narrator(view.catalog, view.rules)
+    return [("\n".join(lines) if lines else None)
+            for lines in (narrator._event(e, view) for e in view.history)]
+
+
+# Public numbers of a player that the narration accounts for, in this order.
+_MONEY, _REP, _FREE, _JAILED, _ON_CARDS, _DESTROYED = range(6)
+_HENCHMEN_WORDS = {_FREE: "free", _JAILED: "in jail", _ON_CARDS: "on cards",
+                   _DESTROYED: "destroyed"}
+# Decisions asked only when no ability is being resolved: an earlier ability has finished.
+_IDLE_DECISIONS = frozenset({"start_ability", "ability", "plan_card", "plan_slot", "hire",
+                             "challenge", "first_player", "end_of_day_order"})
+
+
+def _numbers(view: SeatView) -> list[list[int]]:
+    return [[p.money, p.reputation, p.free_henchmen, p.jailed_henchmen, p.henchmen_on_cards,
+             p.destroyed_henchmen] for p in view.players]
+
+
+class Narrator:
+    """The public events of one game in words, every change with its cause, fed seat views as
+    the game goes: ``lines = narrator.update(view)`` returns the lines of the events since the
+    last call. Uses only public information (any seat's view narrates the same lines).
+
+    The causes of changes the engine logs as events (reveals, challenges, the Sheriff's Office,
+    bail, thefts, jail...) are derived from the events. Changes it logs no event for (money or
+    reputation from an ability, its costs, a hire's price) are found by comparing each player's
+    money, reputation and henchmen with the previous view, and named by the ability in use (the
+    view shows which Granujas were used this turn). Fed after every action, each such change is
+    tied to the action that made it; fed less often (e.g. at one seat's decisions only), the
+    changes in between are summed."""
+
+    def __init__(self, catalog: Catalog, rules: Any = None) -> None:
+        self.catalog, self.rules = catalog, rules
+        self._clear()
+
+    def _clear(self) -> None:
+        self.seen = 0  # events of the history already narrated
+        self._numbers: list[list[int]] | None = None  # players' numbers at the last update
+        self._holders: dict[int, int] = {}  # Safe id -> seat holding it (-1: on the board)
+        self._places: dict[int, str] = {}  # Safe id -> where it lay on the board
+        self._names: dict[int, str] = {}  # Granuja uid -> its name
+        self._owners: dict[int, int] = {}  # Granuja uid -> seat whose sheet it was on
+        self._turn: tuple[int, int] | None = None  # (day, turn) of the last update
+        self._used: frozenset[int] = frozenset()
+        self._leader_used = False
+        self._ability: str | None = None  # the ability being resolved, in words
+        self._hired: dict[int, str] = {}  # seat -> Granuja it hired in this update
+        self._estimate: list[list[int]] | None = None  # numbers as the events so far leave them
+
+    def update(self, view: SeatView) -> list[str]:
+        """The lines of the events since the last update (all of them the first time), then a
+        line for each change of money, reputation or henchmen that no event explains."""
+        if self.rules is None:
+            self.rules = view.rules
+        if len(view.history) < self.seen:  # a new game
+            self._clear()
+        self._learn(view)
+        self._notice_abilities(view)
+        self._estimate = None if self._numbers is None else [row[:] for row in self._numbers]
+        self._hired = {}
+        lines: list[str] = []
+        for event in view.history[self.seen:]:
+            lines += self._event(event, view)
+        self.seen = len(view.history)
+        if self._estimate is not None:
+            lines += self._unexplained(view, self._estimate)
+        self._numbers = _numbers(view)
+        self._remember_safes(view)
+        if view.decision in _IDLE_DECISIONS or view.game_over:
+            self._ability = None
+        return lines
+
+    # -------------------------------------------------------------------- what the views show
+    def _learn(self, view: SeatView) -> None:
+        """Granuja names by uid (a used Granuja may leave the table), Safe places."""
+        for p in view.players:
+            for g in p.sheet:
+                if g is not None:
+                    self._names[g.uid] = granuja_text(g, self.catalog, effect=False).split(" [")[0]
+                    self._owners[g.uid] = p.seat
+        for g in (*view.saloon, view.limbo, view.discard_top):
+            if g is not None:
+                self._names.setdefault(g.uid, granuja_text(g, self.catalog, effect=False)
+                                       .split(" [")[0])
+
+    def _remember_safes(self, view: SeatView) -> None:
+        for sid, safe in view.safes.items():
+            self._holders[sid] = safe.holder
+            if safe.board_pos >= 0:
+                self._places[sid] = f"{_location(view, safe.location)} {safe.board_pos + 1}"
+
+    def _notice_abilities(self, view: SeatView) -> None:
+        """Which ability began since the last update: a Granuja newly among the used ones, or
+        the leader's slot ability."""
+        turn = (view.day, view.turn)
+        same = turn == self._turn
+        used = view.used - self._used if same else view.used
+        leader = view.leader_used and not (same and self._leader_used)
+        self._turn, self._used, self._leader_used = turn, view.used, view.leader_used
+        if not same and not used and not leader:
+            self._ability = None
+        named = []
+        if leader:
+            named.append(f"p{view.current_player}'s leader ability of slot "
+                         f"{SLOT_NAMES[view.current_slot]}")
+        for uid in sorted(used):
+            owner = self._owners.get(uid, view.deciding_player)
+            named.append(f"p{owner}'s {self._names.get(uid, 'Granuja')}")
+        if named:
+            self._ability = " and ".join(named)
+
+    # -------------------------------------------------------------------- accounting
+    def _change(self, seat: int, what: int, delta: int) -> int:
+        """Apply an event's change to the estimate; the change that really happens (reputation
+        stays on its track). Without an estimate the change is taken as given."""
+        if self._estimate is None:
+            return delta
+        row = self._estimate[seat]
+        new = row[what] + delta
+        if what == _REP and self.rules is not None:
+            new = max(self.rules.reputation_min, min(self.rules.reputation_max, new))
+        done, row[what] = new - row[what], new
+        return done
+
+    def _reputation(self, seat: int, delta: int, why: str) -> str:
+        done = self._change(seat, _REP, delta)
+        now = "" if self._estimate is None else f" (now {self._estimate[seat][_REP]:+d})"
+        if done == 0 and delta != 0:
+            edge = "lowest" if delta < 0 else "highest"
+            return f"    p{seat} would {'lose' if delta < 0 else 'gain'} {abs(delta)} " \
+                   f"reputation ({why}) but is on the track's {edge} square{now}"
+        verb = "gains" if done > 0 else "loses"
+        return f"    p{seat} {verb} {abs(done)} reputation{now}: {why}"
+
+    def _unexplained(self, view: SeatView, estimate: list[list[int]]) -> list[str]:
+        cause = self._ability or "an effect the event log does not name"
+        lines = []
+        for seat, (row, guess) in enumerate(zip(_numbers(view), estimate)):
+            money = row[_MONEY] - guess[_MONEY]
+            if money < 0 and seat in self._hired:
+                lines.append(f"    p{seat} pays {-money} $ for {self._hired[seat]}")
+            elif money:
+                verb = "gains" if money > 0 else "pays"
+                lines.append(f"    p{seat} {verb} {abs(money)} $ ({cause})")
+            rep = row[_REP] - guess[_REP]
+            if rep:
+                lines.append(f"    p{seat} {'gains' if rep > 0 else 'loses'} {abs(rep)} "
+                             f"reputation (now {row[_REP]:+d}): {cause}")
+            moved = [f"{_HENCHMEN_WORDS[k]} {guess[k]} -> {row[k]}"
+                     for k in (_FREE, _JAILED, _ON_CARDS, _DESTROYED) if row[k] != guess[k]]
+            if moved:
+                lines.append(f"    p{seat}'s henchmen: {', '.join(moved)} ({cause})")
+        return lines
+
+    # -------------------------------------------------------------------- the events
+    def _safe(self, sid: int, view: SeatView | None) -> str:
+        place = self._places.get(sid)
+        if view is not None and sid in view.safes:
+            where = _location(view, view.safes[sid].location)
+            return f"the Safe at {place}" if place else f"a {where} Safe"
+        return f"the Safe at {place}" if place else "a Safe"
+
+    def _event(self, event: tuple, view: SeatView | None) -> list[str]:
+        """The lines of one event; updates the estimate and the Safe holders."""
+        kind = event[0]
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            return handler(event, view)
+        line = _SIMPLE_EVENTS.get(kind)
+        return [] if line is None else [line(event, self.catalog)]
+
+    def _on_plan(self, event: tuple, view: SeatView | None) -> list[str]:
         _, _, seat, slot = event
         if slot == 0:
-            return f"p{seat} plays the 0 face up (Honesto)"
-        return f"p{seat} plays a card face down in slot {SLOT_NAMES[slot]}"
-    if kind == "challenge":
+            return [f"p{seat} plays a 0 face up beside its sheet (Honesto: it cannot be "
+                    f"challenged)"]
+        return [f"p{seat} plays a card face down in slot {SLOT_NAMES[slot]}"]
+
+    def _on_challenge(self, event: tuple, view: SeatView | None) -> list[str]:
         _, _, seat, target, slot = event
-        return f"    p{seat} puts a henchman on p{target}'s slot {SLOT_NAMES[slot]} (challenge)"
-    if kind == "reveal":
+        self._change(seat, _FREE, -1)
+        self._change(seat, _ON_CARDS, 1)
+        return [f"    p{seat} challenges p{target}'s card in slot {SLOT_NAMES[slot]}: puts a "
+                f"henchman on it (revealed at the end of the day)"]
+
+    def _on_reveal(self, event: tuple, view: SeatView | None) -> list[str]:
         _, _, seat, slot, value, bluff, owners = event
-        who = ", ".join(f"p{o}" for o in owners)
-        verdict = "BLUFF caught" if bluff else "honest: henchmen to jail"
-        return f"  reveal p{seat} slot {SLOT_NAMES[slot]} = {A.CARD_NAMES[value]} ({verdict}; {who})"
-    if kind == "hire":
+        card, where = _a(A.CARD_NAMES[value]), SLOT_NAMES[slot]
+        verdict = "a BLUFF" if bluff else "honest"
+        lines = [f"  end of day: p{seat}'s challenged card in slot {where} is {card} "
+                 f"({verdict})"]
+        for owner in owners:
+            self._change(owner, _ON_CARDS, -1)
+            if bluff:
+                self._change(owner, _FREE, 1)
+                lines.append(self._reputation(
+                    owner, 1, f"caught p{seat}'s bluff in slot {where}; its henchman comes back"))
+            else:
+                self._change(owner, _JAILED, 1)
+                lines.append(f"    p{owner}'s henchman goes to jail: it challenged p{seat}'s "
+                             f"honest card in slot {where}")
+        if bluff:
+            lines.append(self._reputation(
+                seat, -1, f"bluff caught (played {card} in slot {where})"))
+        return lines
+
+    def _on_hire(self, event: tuple, view: SeatView | None) -> list[str]:
         _, _, seat, occ, trait = event
-        return (f"    p{seat} hires {catalog.occupation_cards[occ].occupation.name} "
-                f"{catalog.trait_cards[trait].trait.name}")
-    if kind == "day":
-        return f"\n--- day {event[1]} begins; p{event[2]} plays first ---"
-    line = _SIMPLE_EVENTS.get(kind)
-    return None if line is None else line(event, catalog)
+        name = (f"{self.catalog.occupation_cards[occ].occupation.name} "
+                f"{self.catalog.trait_cards[trait].trait.name}")
+        self._hired[seat] = name
+        return [f"    p{seat} hires {name}"]  # update() adds the price it paid
+
+    def _on_sheriff(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, seat, option = event
+        head = (f"    p{seat} uses the Sheriff's Office instead of hiring (the rightmost Saloon "
+                f"Granuja is discarded)")
+        rules = self.rules
+        if option == 0:
+            amount = rules.sell_information if rules is not None else 2
+            self._change(seat, _MONEY, amount)
+            return [f"{head} and sells information: gains {amount} $"]
+        if option == 1:
+            return [f"{head} and pays bail"]
+        amount = rules.bribe_cost if rules is not None else 12
+        self._change(seat, _MONEY, -amount)
+        return [f"{head} and bribes the sheriff: pays {amount} $ to steal a Safe"]
+
+    def _on_bail(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, seat, target = event
+        cost = self.rules.bail_cost if self.rules is not None else 2
+        self._change(seat, _MONEY, -cost)
+        self._change(target, _JAILED, -1)
+        self._change(target, _FREE, 1)
+        return [f"    p{seat} pays {cost} $ bail: a jailed henchman of p{target} is free again"]
+
+    def _on_steal(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, seat, sid = event
+        before = self._holders.get(sid)
+        self._holders[sid] = seat
+        if before is not None and before >= 0:
+            return [f"    p{seat} steals a Safe from p{before}: p{before} loses it"]
+        if before == -1:
+            return [f"    p{seat} takes {self._safe(sid, view)} from the board"]
+        if self._numbers is not None and view is not None and sid in view.safes:
+            # every Safe of the board was in the last view: this one came from an unused pile
+            where = _location(view, view.safes[sid].location)
+            return [f"    p{seat} takes the top unused Safe of {where}"]
+        return [f"    p{seat} takes {self._safe(sid, view)}"]
+
+    def _on_abandon(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, day, seat, sid = event
+        self._holders[sid] = -1
+        return [f"    p{seat} abandons a Safe: it holds more than the Safe limit ({day} on day "
+                f"{day}); the Safe goes back to its location"]
+
+    def _on_mark(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, seat, sid, face = event
+        return [f"    p{seat} marks {self._safe(sid, view)} with a {face}"]
+
+    def _on_steal_money(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, thief, victim, amount = event
+        self._change(victim, _MONEY, -amount)
+        self._change(thief, _MONEY, amount)
+        why = f" ({self._ability})" if self._ability else ""
+        return [f"    p{thief} takes {amount} $ from p{victim}{why}"]
+
+    def _on_jail(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, owner, cause = event
+        self._change(owner, _FREE, -1)
+        self._change(owner, _JAILED, 1)
+        if cause == owner:
+            why = f"the cost of {self._ability}" if self._ability else "the cost of its ability"
+        else:
+            why = self._ability or f"p{cause}'s ability"
+        return [f"    a free henchman of p{owner} goes to jail ({why})"]
+
+    def _on_jail_or_reputation(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, rival, choice = event
+        who = self._ability or "a rival's Presidiario/a"
+        if choice == "reputation":
+            return [self._reputation(rival, -1, f"{who}: it keeps its henchmen out of jail")]
+        if choice == "jail":
+            return [f"    p{rival} puts one of its free henchmen in jail rather than lose "
+                    f"reputation ({who})"]
+        return [f"    p{rival} has no free henchman and no reputation to lose: {who} takes "
+                f"nothing from it"]
+
+    def _on_free(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, actor, owner = event
+        self._change(owner, _JAILED, -1)
+        self._change(owner, _FREE, 1)
+        why = f" ({self._ability})" if self._ability else ""
+        return [f"    p{actor} frees a jailed henchman of p{owner}{why}"]
+
+    def _on_place_henchman(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, actor, owner, seat, slot = event
+        self._change(owner, _FREE, -1)
+        self._change(owner, _ON_CARDS, 1)
+        return [f"    p{actor} puts p{owner}'s henchman on p{seat}'s card in slot "
+                f"{SLOT_NAMES[slot]} (it counts as a challenge)"]
+
+    def _on_destroy(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, actor, slot, owners = event
+        for owner in owners:
+            self._change(owner, _ON_CARDS, -1)
+            self._change(owner, _DESTROYED, 1)
+        who = ", ".join(f"p{o}" for o in owners) or "nobody"
+        return [f"    p{actor} destroys the henchmen on its card in slot {SLOT_NAMES[slot]}: "
+                f"{who} lose(s) them for the rest of the game"]
+
+    def _on_strategy(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, _, seat, index = event
+        card = self.catalog.strategies[index]
+        self._ability = f"p{seat}'s Strategy card {card.name}"
+        return [f"    p{seat} uses its Strategy card {card.name}: {_effect_words(card.effect)}"]
+
+    def _on_day(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, day, first = event
+        return ["", f"--- day {day} begins; p{first} plays first ---"]
+
+    def _on_end(self, event: tuple, view: SeatView | None) -> list[str]:
+        _, day, scores, winner = event
+        lines = ["", f"=== game over after day {day}: p{winner} wins with {scores[winner]} tech "
+                 f"({', '.join(f'p{s}: {v}' for s, v in enumerate(scores))}) ==="]
+        if view is None or not view.game_over:
+            return lines
+        for p in view.players:
+            rep = view.rules.reputation_tech[p.reputation]
+            granujas = sum(g.tech for g in p.sheet if g is not None)
+            safes = scores[p.seat] - rep - granujas
+            lines.append(f"    p{p.seat}: {scores[p.seat]} tech = {safes} (its {len(p.safes)} "
+                         f"Safe(s) and their matching Marks) {'-' if rep < 0 else '+'} {abs(rep)} "
+                         f"(reputation square {p.reputation:+d}) + {granujas} (Granujas' tech); "
+                         f"{p.money} $ (breaks a tie)")
+        return lines
 
 
 _SIMPLE_EVENTS = {
-    "sheriff": lambda e, c: f"    p{e[2]} uses the Sheriff's Office and {_SHERIFF_DONE[e[3]]}",
-    "steal": lambda e, c: f"    p{e[2]} takes a Safe",
-    "abandon": lambda e, c: f"    p{e[2]} abandons a Safe (over the Safe limit)",
-    "mark": lambda e, c: f"    p{e[2]} marks a Safe with a {e[4]}",
-    "bail": lambda e, c: f"    p{e[2]} frees a henchman of p{e[3]}",
-    "steal_money": lambda e, c: f"    p{e[2]} takes {e[4]} $ from p{e[3]}",
-    "jail": lambda e, c: f"    a henchman of p{e[2]} goes to jail",
-    "free": lambda e, c: f"    p{e[2]} frees a henchman of p{e[3]}",
-    "place_henchman": lambda e, c: (
-        f"    p{e[2]} puts p{e[3]}'s henchman on p{e[4]}'s slot {SLOT_NAMES[e[5]]}"
-    ),
-    "destroy": lambda e, c: f"    p{e[2]} destroys the henchmen on its slot {SLOT_NAMES[e[3]]}",
     "draw": lambda e, c: f"    p{e[2]} draws {e[3]} poker card(s)",
-    "card_on_deck": lambda e, c: f"    p{e[2]} puts a card on top of its poker deck",
+    "card_on_deck": lambda e, c: f"    p{e[2]} puts a card from its hand on top of its poker deck",
     "shuffle": lambda e, c: f"    p{e[2]} shuffles its poker deck",
-    "deck_top": lambda e, c: f"    p{e[2]} reveals a {A.CARD_NAMES[e[3]]} from its deck",
-    "peek_card": lambda e, c: f"    p{e[2]} peeks at p{e[3]}'s slot {SLOT_NAMES[e[4]]}",
-    "jail_or_reputation": lambda e, c: f"    p{e[2]} chooses: {e[3]}",
-    "swap": lambda e, c: f"    p{e[2]} swaps {('Occupations', 'Traits')[e[3]]} between two Granujas",
-    "strategy": lambda e, c: f"    p{e[2]} uses its Strategy card {c.strategies[e[3]].name}",
-    "strategies": lambda e, c: "Strategy cards: " + ", ".join(
+    "deck_top": lambda e, c: f"    p{e[2]} reveals {_a(A.CARD_NAMES[e[3]])} from the top of its "
+                             "deck",
+    "peek_card": lambda e, c: f"    p{e[2]} looks at p{e[3]}'s face-down card in slot "
+                              f"{SLOT_NAMES[e[4]]}",
+    "swap": lambda e, c: f"    p{e[2]} swaps the {('Occupations', 'Traits')[e[3]]} of two Granujas",
+    "strategies": lambda e, c: "Strategy cards revealed: " + ", ".join(
         f"p{i}: {c.strategies[k].name}" for i, k in enumerate(e[1])
     ),
 }
-_SHERIFF_DONE = ("sells information (+2 $)", "pays bail", "bribes the sheriff (12 $)")
 
 
 # ------------------------------------------------------------------------------------ the table
@@ -221,7 +538,7 @@ def render_view(view: SeatView) -> str:
                      f"; winner p{view.winner}")
     else:
         lines.append(f"p{view.current_player}'s turn; deciding: {_who(view, view.deciding_player)}"
-                     f" ({view.decision})")
+                     f" ({_kind_words(view.decision)})")
     lines.append("Safes on the board (value if you have seen it, else ?; Marks as owner:face):")
     for loc, row in enumerate(view.board):
         cells = " ".join(
@@ -234,9 +551,9 @@ def render_view(view: SeatView) -> str:
             f"  {cells}  unused: {view.unused_counts[loc]}"
             + (f" (you saw {', '.join(map(str, seen))})" if seen else "")
         )
-    lines.append("Saloon (left to right; cost for you):")
+    lines.append(f"Saloon (spaces S1-S{len(view.saloon)} from left to right; cost for you):")
     for i, (g, cost) in enumerate(zip(view.saloon, view.saloon_costs)):
-        lines.append(f"  {i + 1}) {granuja_text(g, catalog, cost=cost)}")
+        lines.append(f"  S{i + 1}: {granuja_text(g, catalog, cost=cost)}")
     top = granuja_text(view.discard_top, catalog, effect=False) if view.discard_top else "none"
     lines.append(f"Discard pile: {view.discard_count} (top: {top}); decks: "
                  f"{view.trait_deck_count} Traits, {view.occupation_deck_count} Occupations")
@@ -410,7 +727,7 @@ def _describe(view: SeatView, action: int) -> str:
         return _sheet_words(view, kind, index)
     if block == "saloon":
         g, cost = view.saloon[index], view.saloon_costs[index]
-        where = f"Saloon space {index + 1}"
+        where = f"Saloon space S{index + 1}"
         if kind in ("hire", "hire_target"):
             return f"hire from {where} for {cost} $: {granuja_text(g, view.catalog, cost=cost)}"
         if kind == "another_target":
@@ -554,15 +871,84 @@ def menu_text(menu: Iterable[MenuItem]) -> str:
     return "\n".join(f"{item.id:>4}) {item.name:<22} {item.meaning}" for item in menu)
 
 
+#: Each decision kind as a question in plain words ({card}: the current player's card).
+PROMPTS: dict[str, str] = {
+    "start_ability": "Start of your turn: use a start-of-turn Granuja or Strategy card, or go on "
+                     "to the Plan.",
+    "plan_card": "Plan: choose the poker card to play this turn (you choose its slot next).",
+    "plan_slot": "Plan: choose the slot to play the card in, face down. You get that slot's "
+                 "abilities whatever the card is; a card that does not match its slot is a bluff.",
+    "challenge": "Challenge {card}? A challenge puts one of your henchmen on it; at the end of "
+                 "the day a bluff costs its player 1 reputation and gives you 1, an honest card "
+                 "sends your henchman to jail.",
+    "ability": "Your card is in slot {slot}: use that slot's abilities (your leader's, Granujas "
+               "with the slot's icon) one at a time, or end this step.",
+    "response": "A Granuja beside the one you just used can answer it: use it, or not.",
+    "trigger": "One of your Granujas can act now (its timing text applies): use it, or not.",
+    "use_again": "This Granuja may be used a second time: use it again, or not.",
+    "hire": "Hire a Granuja from the Saloon, or use the Sheriff's Office instead.",
+    "on_hire": "You hired a Granuja that acts when hired: use its ability, or not (it goes to "
+               "the discard pile either way).",
+    "place": "Place the Granuja you hired on your sheet (when the sheet is full, replace one or "
+             "discard the new one).",
+    "rearrange": "Rearrange your sheet: swap two positions, or finish (the order matters only "
+                 "for Granujas that answer their neighbour).",
+    "sheriff_option": "Sheriff's Office: choose one option.",
+    "bail": "Pay bail: choose whose jailed henchman to free next, or stop.",
+    "peek_target": "Choose the Safe on the board to peek at (you then mark it).",
+    "steal_target": "Choose the Safe on the board to steal.",
+    "mark_source": "You have no Mark of that kind left: move one of yours from another Safe, or "
+                   "place none.",
+    "mark_face": "Choose the face of the Mark you put on the Safe.",
+    "abandon": "You hold more Safes than today's limit: choose the one to abandon.",
+    "unused_location": "Choose the location whose top unused Safe you peek at.",
+    "first_player": "You have the highest reputation: choose who plays first on the new day.",
+    "end_of_day_order": "End of the day: choose who uses end-of-day abilities next.",
+    "another_target": "Choose the Granuja whose ability you use.",
+    "hire_target": "Choose the Saloon Granuja to hire.",
+    "swap_first": "Swap halves: choose which of your Granujas gives a half.",
+    "swap_half": "Swap halves: swap the Occupations or the Traits?",
+    "swap_second": "Swap halves: choose the Granuja to swap with.",
+    "choose_strategy": "Choose your Strategy card (secret until everyone has chosen).",
+    "steal_money_target": "Choose the rival to take money from.",
+    "jail_rival_target": "Choose the rival whose free henchman goes to jail.",
+    "preempt_jail": "One of your free henchmen is about to go to jail: first put one on {card} "
+                    "as a challenge, or not.",
+    "jail_or_reputation": "A rival's Presidiario/a: put one of your free henchmen in jail, or "
+                          "lose 1 reputation.",
+    "free_target": "Choose the player whose jailed henchman is freed.",
+    "place_freed": "Choose the rival's face-down card to put the freed henchman on.",
+    "destroy_target": "Choose your face-down card whose henchmen are destroyed.",
+    "deck_top_card": "Choose the card of your hand to put on top of your poker deck.",
+    "shuffle_deck": "You may shuffle your poker deck: shuffle it, or leave it.",
+    "peek_card_target": "Choose a face-down card played today to look at (yours included).",
+    "blind_mark_target": "Choose the Safe on the board to mark without peeking at it.",
+    "steal_unused_target": "Choose the location whose top unused Safe you steal.",
+}
+
+
+def _a(card: str) -> str:
+    """A poker card's name with its article: a 4, an A."""
+    return f"an {card}" if card == "A" else f"a {card}"
+
+
+def _kind_words(kind: str | None) -> str:
+    """A decision kind as words for a line about another seat (``plan_card`` -> plan card)."""
+    return (kind or "nothing").replace("_", " ")
+
+
 def decision_text(view: SeatView) -> str:
-    """What is being asked of ``view.seat`` now (or who is deciding, or the result)."""
+    """What is being asked of ``view.seat`` now in plain words (or who is deciding, or the
+    result)."""
     if view.game_over:
         return f"The game is over; p{view.winner} won."
     if not view.acting:
-        return f"p{view.deciding_player} is deciding ({view.decision}); you have nothing to choose."
+        return (f"p{view.deciding_player} is deciding ({_kind_words(view.decision)}); you have "
+                "nothing to choose.")
     kind = view.decision or ""
-    about = DECISION_KINDS.get(kind, kind)
-    return f"Your decision, {kind}: {about}"
+    prompt = PROMPTS.get(kind) or DECISION_KINDS.get(kind, kind)
+    card = _current_card(view) if view.current_slot else "the current player's card"
+    return "Your decision: " + prompt.format(card=card, slot=SLOT_NAMES[view.current_slot])
 
 
 def events_text(view: SeatView, since: int | None = None) -> str:
@@ -574,21 +960,23 @@ def events_text(view: SeatView, since: int | None = None) -> str:
         since = starts[-1] if starts else 0
     if not 0 <= since <= len(history):
         raise ValueError(f"since must be in 0..{len(history)} (events so far), got {since}")
-    lines = (narrate(e, view.catalog) for e in history[since:])
+    lines = history_lines(view)[since:]
     return "\n".join(line.strip("\n") for line in lines if line)
 
 
 def text_observation(source: Any, seat: int | None = None, *, since: int | None = None,
-                     menu: bool = True) -> str:
+                     menu: bool = True, events: str | None = None) -> str:
     """Everything ``seat`` may know, as text: the public events since ``since`` (an index into
     the view's public history; None: since the start of the current day), the table as the seat
     sees it (own hand and card values, the Safes it has seen) and the pending decision with the
-    menu of legal actions when the seat is deciding (``menu=False`` leaves the menu out)."""
+    menu of legal actions when the seat is deciding (``menu=False`` leaves the menu out).
+    ``events`` replaces the narrated events (e.g. a :class:`Narrator`'s lines)."""
     view = resolve_view(source, seat)
     parts = [f"You are p{view.seat} in a {view.num_players}-player game of 3000 Granujas."]
-    events = events_text(view, since)
-    if events:
-        parts.append("Events:\n" + events)
+    if events is None:
+        events = events_text(view, since)
+    if events.strip("\n"):
+        parts.append("Events:\n" + events.strip("\n"))
     parts.append(render_view(view))
     parts.append(decision_text(view))
     if menu and view.acting:
@@ -598,7 +986,8 @@ def text_observation(source: Any, seat: int | None = None, *, since: int | None 
 
 # ------------------------------------------------------------------------------------ answers
 _ID = re.compile(r"^#?\s*(-?\d+)\s*(?:[.):\-]\s*(.*))?$", re.S)  # 12, #12, 12), 12) copied line
-_LABEL = re.compile(r"\baction(?:\s*id)?\s*[:=]\s*(.*)", re.I | re.S)  # Action: ..., action id = ...
+# Action: ..., action id = ... (each label's answer runs to its line's end)
+_LABEL_ALL = re.compile(r"\baction(?:\s*id)?\s*[:=]\s*(.*)", re.I)
 _LABELLED_ID = re.compile(r"\baction(?:\s*id)?\s+#?(-?\d+)\b", re.I)  # "I take action 12"
 _WRAPPERS = "[](){}<>\"'`*. \n\t"
 
@@ -607,21 +996,41 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w$+-]+", " ", text.lower()).split())
 
 
-def _json_action(text: str) -> object | None:
-    """The ``action`` (or ``id``) of the first JSON object in ``text`` that has one."""
+def _json_actions(text: str) -> list[object]:
+    """The ``action`` (or ``id``, ``action_id``) of every JSON object in ``text`` that has one."""
     decoder = json.JSONDecoder()
+    found = []
     start = text.find("{")
     while start >= 0:
         try:
-            obj, _ = decoder.raw_decode(text[start:])
+            obj, end = decoder.raw_decode(text[start:])
         except ValueError:
-            obj = None
+            obj, end = None, 1
         if isinstance(obj, dict):
-            for key in ("action", "id", "action_id"):
-                if key in obj:
-                    return obj[key]
-        start = text.find("{", start + 1)
-    return None
+            key = next((k for k in ("action", "id", "action_id") if k in obj), None)
+            if key is not None:
+                found.append(obj[key])
+        start = text.find("{", start + max(end, 1))
+    return found
+
+
+#: One-word answers for the two halves of a yes/no decision (exact answers only).
+YES_WORDS = frozenset({"yes", "y", "confirm", "challenge", "use", "shuffle"})
+NO_WORDS = frozenset({"no", "n", "pass", "skip", "none", "decline"})
+ECHO_LIMIT = 80  # characters of a wrong answer quoted back in an error message
+
+
+def _quote(text: str) -> str:
+    """A wrong answer as quoted in an error: its first ``ECHO_LIMIT`` characters."""
+    if len(text) <= ECHO_LIMIT:
+        return repr(text)
+    return repr(text[:ECHO_LIMIT]) + f"… ({len(text)} characters)"
+
+
+def _labelled_answers(text: str) -> list[str]:
+    """The answer after every ``Action:`` label of ``text`` (each up to its line's end)."""
+    return [m.group(1).strip().splitlines()[0].strip(_WRAPPERS)
+            for m in _LABEL_ALL.finditer(text) if m.group(1).strip()]
 
 
 def parse_action(text: object, legal: Sequence[int],
@@ -630,10 +1039,16 @@ def parse_action(text: object, legal: Sequence[int],
 
     Read, in this order: a JSON object ``{"action": 12}`` (or ``"id"``); the text after an
     ``Action:`` label; a bare id (``12``, ``#12``, ``[12]``, ``12)``, or a copied menu line
-    ``12  slot:5 ...``); an action name (``slot:5``, ``slot 5``, ``pass``) or a menu meaning given
-    in full; words that are part of exactly one legal item's name or meaning; ``action 12`` inside
-    a sentence. ``names`` maps each legal id to its name and/or meaning (one string or several;
-    default: the action names). Raises ``ValueError`` naming the answer and the legal options."""
+    ``12  slot:5 ...``); a yes/no word when the decision is yes or no (``yes``, ``challenge``,
+    ``use`` -> confirm; ``no``, ``pass``, ``skip`` -> pass); an action name (``slot:5``,
+    ``slot 5``) or a menu meaning given in full; words that begin exactly one legal item's name
+    or meaning (``challenge`` is the challenge, not "do not challenge ..."); words that are part
+    of exactly one item; ``action 12`` inside a sentence. ``names`` maps each legal id to its name
+    and/or meaning (one string or several; default: the action names).
+
+    Contradictions are invalid: two ``Action:`` labels (or JSON objects) that name different
+    answers raise, whatever the first one says. Raises ``ValueError`` naming the answer (cut to
+    ``ECHO_LIMIT`` characters) and the legal options."""
     options = {int(a): _texts(int(a), names) for a in legal}
     if not options:
         raise ValueError("no legal action to choose from")
@@ -641,14 +1056,20 @@ def parse_action(text: object, legal: Sequence[int],
         raise ValueError(f"the answer must be text, got {type(text).__name__}; "
                          f"{_options_text(options)}")
     answer = text.strip()
-    found = _json_action(answer)
-    if isinstance(found, int) and not isinstance(found, bool):
-        return _legal_id(found, options, text)
-    if isinstance(found, str):
-        answer = found.strip()
-    label = _LABEL.search(answer)
-    if label and label.group(1).strip():
-        answer = label.group(1).strip().splitlines()[0]
+    found = _json_actions(answer)
+    if len({repr(f) for f in found}) > 1:
+        raise ValueError(f"{_quote(text)} names several actions ({', '.join(map(repr, found))}): "
+                         f"answer with one; {_options_text(options)}")
+    if found and isinstance(found[0], int) and not isinstance(found[0], bool):
+        return _legal_id(found[0], options, text)
+    if found and isinstance(found[0], str):
+        answer = found[0].strip()
+    labels = _labelled_answers(answer)
+    if len({_norm(label) for label in labels}) > 1:
+        raise ValueError(f"{_quote(text)} gives several answers ({', '.join(labels)}): answer "
+                         f"with one line Action: <id>; {_options_text(options)}")
+    if labels:
+        answer = labels[0]
     answer = answer.strip(_WRAPPERS)
     if not answer:
         raise ValueError(f"empty answer; {_options_text(options)}")
@@ -659,21 +1080,28 @@ def parse_action(text: object, legal: Sequence[int],
     if first.isdigit() and int(first) in options:  # "12 slot:5 play the 4 ...": a copied line
         if f" {_norm(rest)} " in f" {_norm(' '.join(options[int(first)]))} ":
             return int(first)
-    wanted = f" {_norm(answer)} "
+    word = _norm(answer)
+    if set(options) == {A.PASS, A.CONFIRM} and word in YES_WORDS | NO_WORDS:
+        return A.CONFIRM if word in YES_WORDS else A.PASS
+    if word in NO_WORDS and A.PASS in options and word != "none":
+        return A.PASS
+    wanted = f" {word} "
     normed = {a: [f" {_norm(t)} " for t in texts if _norm(t)] for a, texts in options.items()}
     for matches in (
         [a for a, texts in normed.items() if wanted in texts],  # a name or meaning in full
+        [a for a, texts in normed.items() if any(t.startswith(wanted) for t in texts)],
         [a for a, texts in normed.items() if any(wanted in t or t in wanted for t in texts)],
     ):
         if len(matches) == 1:
             return matches[0]
-        if matches:
-            raise ValueError(f"{text!r} matches several actions ({', '.join(map(str, matches))}):"
-                             f" answer with one id; {_options_text(options)}")
+        if len(matches) > 1:
+            raise ValueError(f"{_quote(text)} matches several actions "
+                             f"({', '.join(map(str, matches))}): answer with one id; "
+                             f"{_options_text(options)}")
     labelled = _LABELLED_ID.search(text)
     if labelled:
         return _legal_id(int(labelled.group(1)), options, text)
-    raise ValueError(f"{text!r} is not a legal action; {_options_text(options)}")
+    raise ValueError(f"{_quote(text)} is not a legal action; {_options_text(options)}")
 
 
 def _texts(action: int, names: Mapping[int, str | Sequence[str]] | None) -> tuple[str, ...]:
@@ -686,7 +1114,8 @@ def _texts(action: int, names: Mapping[int, str | Sequence[str]] | None) -> tupl
 def _legal_id(action: int, options: Mapping[int, tuple[str, ...]], text: str) -> int:
     if action in options:
         return action
-    raise ValueError(f"{text!r}: {action} is not a legal action id now; {_options_text(options)}")
+    raise ValueError(f"{_quote(text)}: {action} is not a legal action id now; "
+                     f"{_options_text(options)}")
 
 
 def _options_text(options: Mapping[int, tuple[str, ...]]) -> str:

@@ -203,6 +203,16 @@ PLAN = {
         ("pass.", CHALLENGE, A.PASS),
         ("do not challenge", CHALLENGE, A.PASS),
         ("I will take action 1 here", CHALLENGE, A.CONFIRM),
+        # the words that begin one line win over the same words inside another
+        ("challenge", CHALLENGE, A.CONFIRM),
+        ("Challenge p1's card", CHALLENGE, A.CONFIRM),
+        ("yes", CHALLENGE, A.CONFIRM),
+        ("y", CHALLENGE, A.CONFIRM),
+        ("No", CHALLENGE, A.PASS),
+        ("skip", CHALLENGE, A.PASS),
+        ("Action: 1\nAction: 1", CHALLENGE, A.CONFIRM),  # the same answer twice is one answer
+        ("Action:\n1", CHALLENGE, A.CONFIRM),
+        ("pass", PLAN | {A.PASS: ("pass", "use no more abilities")}, A.PASS),
         ("slot:5", PLAN, A.SLOT + 5),
         ("slot 4", PLAN, A.SLOT + 4),
         ("[slot:4]", PLAN, A.SLOT + 4),
@@ -225,7 +235,12 @@ def test_parse_reads_ids_names_and_phrases(answer: str, names: dict, expected: i
                    r"p1's card in slot 5\); 1 \(confirm - challenge p1's card"),
         ("", r"empty answer; legal options: 0 \(pass"),
         ("[ ]", r"empty answer"),
-        ("challenge", r"'challenge' matches several actions \(0, 1\): answer with one id"),
+        ("p1's card in slot 5", r"matches several actions \(0, 1\): answer with one id"),
+        # contradictions are invalid, whichever answer comes first
+        ("Action: 1\nAction: 0", r"gives several answers \(1, 0\): answer with one line"),
+        ('{"action": 1} or {"action": 0}', r"names several actions \(1, 0\)"),
+        # a long wrong answer is quoted cut to 80 characters
+        ("x" * 3000, "^'" + "x" * 80 + "'… \\(3000 characters\\) is not a legal action"),
         (None, r"the answer must be text, got NoneType; legal options"),
     ],
 )
