@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from scenario import (
+    advance_to_day,
+    board_action,
     decisions_until,
     default_action,
     expect,
@@ -399,5 +401,235 @@ def test_a_pending_end_of_day_order_survives_snapshots_and_clones(night_owls) ->
     copies = [from_dict(to_dict(game), catalog=night_owls), game.clone()]
     for other in (game, *copies):
         play(other, A.SEAT + 1, A.SHEET, A.SHEET)  # seat 0, then seat 2
+        assert other.day == 2
+    assert digest(copies[0]) == digest(copies[1]) == digest(game)
+
+
+# --------------------------------------------------------------------------- simultaneous triggers
+# «Si varios jugadores desean usar capacidades al mismo tiempo durante el final del día, el que
+# haya jugado el último turno decide el orden.» Timing texts («Después de que obtengas / pierdas
+# reputación»...) triggered together at the end of day (the reveals; one player's end-of-day turn)
+# are ordered by the last-turn player when two or more players can use one. Deal 16 has none of
+# the Traits used below in its Saloon, so every one is free to sleeve.
+
+TRIGGER_DEAL = 16
+
+
+def _bluff_caught_by(game: Game, challengers: list[int]) -> None:
+    """Day 1 of a 3-player game (seat 0 first, so seat 2 plays the last turn): seat 0 bluffs a 0
+    in slot 3 and ``challengers`` catch it; every other turn is plain. Stops at the first
+    end-of-day decision (or day 2)."""
+    set_hand(game, 0, [0, 1, 2, 3], [4, 5, 6])
+    play_turn(game, 0, 3, challengers=challengers)
+    play_plain_turns(game, 11)
+    assert game.last_turn_player == 2
+
+
+def use_triggers(order: list[int] = ()):
+    """A chooser for ``decisions_until``: the seats of ``order`` (absolute) are chosen in turn at
+    each end_of_day_order; every offered timing Granuja is used; otherwise the default."""
+    order = list(order)
+
+    def choose(game: Game) -> int:
+        frame = game.decision
+        if frame.kind == "end_of_day_order":
+            return A.SEAT + (order.pop(0) - frame.player) % game.num_players
+        if frame.kind == "trigger":
+            return max(game.legal_actions())
+        return default_action(game)
+
+    return choose
+
+
+def test_two_challengers_gaining_reputation_together_are_ordered_by_the_last_turn_player() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))  # +3 $
+    put_on_sheet(game, 2, 0, make_granuja(game, "banquero", "parlanchina"))  # +4 $
+    _bluff_caught_by(game, [1, 2])
+    assert [p.reputation for p in game.players] == [-1, 1, 1]
+    # both gained at the same moment: seat 2 (last turn) orders seats 1 and 2 (ids relative to
+    # seat 2: itself = SEAT + 0, seat 1 = SEAT + 2), although seat 1 placed its henchman first
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 2])
+    assert game.decision.data["seats"] == [1, 2]
+    assert game.day == 1
+
+
+@pytest.mark.parametrize("order", [[1, 2], [2, 1]])
+def test_the_chosen_seat_answers_its_trigger_first(order) -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    put_on_sheet(game, 2, 0, make_granuja(game, "banquero", "parlanchina"))
+    _bluff_caught_by(game, [1, 2])
+    money = [p.money for p in game.players]
+    frames = decisions_until(game, lambda g: g.day == 2, use_triggers(order[:1]))
+    # one choice: the other seat follows without a second order decision
+    assert [(f.kind, f.player) for f in frames] == [
+        ("end_of_day_order", 2), ("trigger", order[0]), ("trigger", order[1]),
+    ]
+    assert [f.data["timing"] for f in frames[1:]] == ["after_gain_reputation"] * 2
+    assert [p.money for p in game.players] == [money[0], money[1] + 3, money[2] + 4]
+    assert [p.reputation for p in game.players] == [-1, 1, 1]
+    # 1 and 2 tie for the highest reputation: the order is kept
+    assert game.first_player == 0
+    expect(game, "plan_card", 0)
+
+
+@pytest.mark.parametrize("first", [1, 2])
+def test_the_order_decides_who_steals_the_safe_first(first) -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "delincuente", "parlanchina"))  # 2 $: steal
+    put_on_sheet(game, 2, 0, make_granuja(game, "delincuente", "parlanchina"))
+    _bluff_caught_by(game, [1, 2])
+    second = 3 - first
+    money = [p.money for p in game.players]
+    target = board_action(0, 0)
+    sid = game.board[0][0]
+    play(game, A.SEAT + (first - 2) % 3)
+    expect(game, "trigger", first, [A.PASS, A.SHEET])
+    play(game, A.SHEET)
+    expect(game, "steal_target", first)
+    play(game, target)
+    # the second seat answers next; the Safe the first one took is gone from its choices
+    expect(game, "trigger", second, [A.PASS, A.SHEET])
+    play(game, A.SHEET)
+    expect(game, "steal_target", second)
+    assert target not in game.legal_actions()
+    play(game, board_action(0, 1))
+    assert game.players[first].safes == [sid]
+    assert game.safes[sid].holder == first
+    assert len(game.players[second].safes) == 1
+    assert [p.money for p in game.players] == [money[0], money[1] - 2, money[2] - 2]
+    assert game.day == 2
+
+
+def test_the_bluffers_loss_and_a_challengers_gain_are_ordered_together() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 0, 0, make_granuja(game, "impresor", "atrevida"))  # after losing: +3 $
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    _bluff_caught_by(game, [1, 2])  # seat 2 challenges too, with no Granuja to use
+    money = [p.money for p in game.players]
+    # seats in the order of their events (the challengers' gains, then the bluffer's loss)
+    expect(game, "end_of_day_order", 2, [A.SEAT + 1, A.SEAT + 2])
+    assert game.decision.data["seats"] == [1, 0]
+    frames = decisions_until(game, lambda g: g.day == 2, use_triggers([0]))
+    assert [(f.kind, f.player, f.data.get("timing")) for f in frames] == [
+        ("end_of_day_order", 2, None),
+        ("trigger", 0, "after_lose_reputation"),
+        ("trigger", 1, "after_gain_reputation"),
+    ]
+    assert [p.money for p in game.players] == [money[0] + 3, money[1] + 3, money[2]]
+
+
+def test_a_single_trigger_is_offered_without_an_order_decision() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    _bluff_caught_by(game, [1, 2])
+    money = game.players[1].money
+    assert asked(game, use_triggers()) == [("trigger", 1)]
+    assert game.players[1].money == money + 3
+
+
+def test_one_owners_triggers_keep_their_order_and_are_never_ordered() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    put_on_sheet(game, 1, 1, make_granuja(game, "impresor", "atrevida"))
+    # seat 1 catches seat 0's bluff and has its own bluff caught by seat 0: it gains and loses
+    # reputation at the same moment, with a Granuja for each; nobody else can act
+    for seat in (0, 1):
+        set_hand(game, seat, [0, 1, 2, 3], [4, 5, 6])
+    play_turn(game, 0, 3, challengers=[1])
+    play_turn(game, 0, 4, challengers=[0])
+    play_plain_turns(game, 10)
+    money = game.players[1].money
+    frames = decisions_until(game, lambda g: g.day == 2, use_triggers())
+    assert [(f.kind, f.player, f.data["timing"]) for f in frames] == [
+        ("trigger", 1, "after_gain_reputation"),
+        ("trigger", 1, "after_lose_reputation"),
+    ]
+    assert game.players[1].money == money + 3 + 3
+    assert [p.reputation for p in game.players] == [0, 0, 0]
+
+
+def test_two_caught_bluffs_offer_a_challengers_granuja_once() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    for seat in (0, 2):
+        set_hand(game, seat, [0, 1, 2, 3], [4, 5, 6])
+    play_turn(game, 0, 3, challengers=[1])  # seat 0 bluffs
+    play_plain_turns(game, 1)  # seat 1
+    play_turn(game, 0, 5, challengers=[1])  # seat 2 bluffs
+    play_plain_turns(game, 9)
+    money = game.players[1].money
+    # two gains for seat 1 only: no order decision, and Parlanchina is used once per end of day
+    assert asked(game, use_triggers()) == [("trigger", 1), ("first_player", 1)]
+    assert game.players[1].money == money + 3
+    assert [p.reputation for p in game.players] == [-1, 2, -1]
+
+
+def test_a_player_made_able_by_the_other_trigger_is_offered_without_an_order() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "delincuente", "parlanchina"))
+    # Rebelde needs a rival holding more Safes: nobody holds one when the bluff is revealed
+    put_on_sheet(game, 2, 0, make_granuja(game, "rebelde", "parlanchina"))
+    _bluff_caught_by(game, [1, 2])
+    expect(game, "trigger", 1, [A.PASS, A.SHEET])  # only seat 1 can act: nobody orders
+    play(game, A.SHEET, board_action(0, 0))
+    assert len(game.players[1].safes) == 1
+    expect(game, "trigger", 2, [A.PASS, A.SHEET])  # now seat 2's Rebelde can steal one too
+    play(game, A.SHEET, board_action(0, 1))
+    assert len(game.players[2].safes) == 1 and game.day == 2
+
+
+def test_rivals_losing_reputation_to_an_end_of_day_ability_are_ordered() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    owl = night_owl(game, 0, "presidiario")  # each rival jails a henchman or loses 1 reputation
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "atrevida"))
+    put_on_sheet(game, 2, 0, make_granuja(game, "impresor", "atrevida"))
+    for seat in (1, 2):  # no free henchman: each must lose reputation
+        set_henchmen(game, seat, free=0, jailed=3)
+    to_end_of_day(game)
+    money = [p.money for p in game.players]
+    expect(game, "trigger", 0, [A.PASS, owl])
+    play(game, owl)
+    assert [p.reputation for p in game.players] == [0, -1, -1]
+    # both rivals lost reputation during seat 0's end-of-day turn: seat 2 orders them
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 2])
+    frames = decisions_until(game, lambda g: g.day == 2, use_triggers([2]))
+    assert [(f.kind, f.player) for f in frames] == [
+        ("end_of_day_order", 2), ("trigger", 2), ("trigger", 1), ("first_player", 0),
+    ]
+    assert [f.data["timing"] for f in frames[1:3]] == ["after_lose_reputation"] * 2
+    assert [p.money for p in game.players] == [money[0], money[1] + 3, money[2] + 3]
+    assert game.first_player == 0  # seat 0, alone at the highest reputation, kept the start
+
+
+def test_the_order_is_asked_on_the_last_day_before_the_game_ends() -> None:
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    put_on_sheet(game, 2, 0, make_granuja(game, "banquero", "parlanchina"))
+    advance_to_day(game, 2)
+    assert game.first_player == 0 and game.day == game.last_day
+    _bluff_caught_by(game, [1, 2])
+    money = [p.money for p in game.players]
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 2])
+    play(game, A.SEAT, A.SHEET, A.SHEET)  # seat 2 first, then seat 1
+    assert game.decision is None
+    assert [p.money for p in game.players] == [money[0], money[1] + 3, money[2] + 4]
+
+
+def test_a_pending_trigger_order_survives_snapshots_and_clones() -> None:
+    from granujas_env.engine.snapshot import digest, from_dict, to_dict
+
+    game = new_game(3, seed=TRIGGER_DEAL)
+    put_on_sheet(game, 0, 0, make_granuja(game, "impresor", "atrevida"))
+    put_on_sheet(game, 1, 0, make_granuja(game, "buscador_de_oro", "parlanchina"))
+    put_on_sheet(game, 2, 0, make_granuja(game, "banquero", "parlanchina"))
+    _bluff_caught_by(game, [1, 2])
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 1, A.SEAT + 2])
+    play(game, A.SEAT + 1, A.SHEET)  # seat 0 first, and it uses its Granuja
+    expect(game, "end_of_day_order", 2, [A.SEAT, A.SEAT + 2])  # seats 1 and 2 left
+    copies = [from_dict(to_dict(game)), game.clone()]
+    for other in (game, *copies):
+        play(other, A.SEAT + 2, A.SHEET, A.SHEET)  # seat 1, then seat 2
         assert other.day == 2
     assert digest(copies[0]) == digest(copies[1]) == digest(game)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import index as as_index
 
@@ -441,7 +441,10 @@ class Game:
                         continue
                 return
             if self.events and kind in _SAFE_POINTS:
-                self.stack.append(Frame.holding("triggers", -1, {"events": self.events}))
+                data: dict[str, object] = {"events": self.events}
+                if kind == "day_end":  # simultaneous at the end of day: may need an order
+                    data["serving"] = -1
+                self.stack.append(Frame.holding("triggers", -1, data))
                 self.events = []
                 continue
             _RUN[kind](self, frame)
@@ -799,16 +802,43 @@ class Game:
         self.events.append((seat, event, uids))
 
     def _run_triggers(self, frame: Frame) -> None:
-        events = frame.data["events"]
+        data = frame.data
+        events = data["events"]
         if not events:
             self.stack.pop()
             return
-        seat, event, uids = events.pop(0)
+        index = 0
+        if "serving" in data:
+            # End of day: the events of a batch happened at the same moment (the reveals, or one
+            # player's end-of-day turn). When two or more players can use a Granuja for them, the
+            # player who played the last turn chooses whose go first (rulebook, end-of-day
+            # clarifications); that player then answers all its events, in order. Otherwise they
+            # are offered in the order they happened, as during a turn.
+            serving = data["serving"]
+            if serving >= 0 and any(e[0] == serving for e in events):
+                index = next(i for i, e in enumerate(events) if e[0] == serving)
+            else:
+                data["serving"] = -1
+                ready = self._trigger_seats_ready(events)
+                if len(ready) >= 2:
+                    self._push("end_of_day_order", self.last_turn_player, seats=ready)
+                    return
+        seat, event, uids = events.pop(index)
         timing = _EVENT_TIMING.get(event)
         if timing is not None:
             self._push("trigger", seat, timing=timing, uids=list(uids))
 
-    def _timing_options(self, p: int, timing: str, uids: list[int]) -> list[int]:
+    def _trigger_seats_ready(self, events: list[tuple]) -> list[int]:
+        """Seats, in the order of their first event, with a Granuja usable now for one of
+        their pending ``events``."""
+        ready: list[int] = []
+        for seat, event, uids in events:
+            timing = _EVENT_TIMING.get(event)
+            if seat not in ready and timing is not None and self._timing_options(seat, timing, uids):
+                ready.append(seat)
+        return ready
+
+    def _timing_options(self, p: int, timing: str, uids: Sequence[int]) -> list[int]:
         """Sheet ids of p's Granujas among ``uids`` usable now by the timing text ``timing``."""
         return [
             A.SHEET + i
@@ -1304,7 +1334,8 @@ class Game:
         # Stages: reveal -> after_reveal (poker cards under the deck, hands refilled) -> abilities
         # («Al final del día» Granujas, repeated until nobody waiting can use one) -> first_player
         # -> next_day. Timing events raised on the way (reputation from a caught bluff or from an
-        # end-of-day ability) are offered between stages: day_end is a safe point.
+        # end-of-day ability) are offered between stages: day_end is a safe point. Each batch is
+        # one moment: the last-turn player orders the players who can answer it (_run_triggers).
         data = frame.data
         stage = data["stage"]
         n = self.num_players
@@ -1398,9 +1429,13 @@ class Game:
         return [A.SEAT + (seat - p) % n for seat in frame.data["seats"]]
 
     def _answer_end_of_day_order(self, frame: Frame, action: int) -> None:
-        day_end = self.stack[-1]  # the decision was pushed right on the day_end frame
-        assert day_end.kind == "day_end"
-        self._end_of_day_turn(day_end, (frame.player + action - A.SEAT) % self.num_players)
+        seat = (frame.player + action - A.SEAT) % self.num_players
+        parent = self.stack[-1]  # the decision was pushed right on the frame that asked it
+        if parent.kind == "triggers":  # simultaneous timing events: seat answers its own now
+            parent.data["serving"] = seat
+        else:  # «Al final del día» Granujas: seat takes its end-of-day turn
+            assert parent.kind == "day_end"
+            self._end_of_day_turn(parent, seat)
 
     # ------------------------------------------------------------------ Strategy cards
     def _legal_choose_strategy(self, frame: Frame) -> list[int]:
