@@ -1,5 +1,5 @@
-"""The repository keeps its promises: CI runs exactly the README's test command, and the
-README's Python examples run."""
+"""The repository keeps its promises: CI runs exactly the README's test command, every README
+command runs in a test, and the README's Python examples run."""
 
 from __future__ import annotations
 
@@ -16,6 +16,40 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "torch==2.13.0" in test_command  # the CPU build, before anything that needs torch
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert test_command in ci
+
+
+def readme_commands() -> list[str]:
+    """The ```bash blocks of the README."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```bash\n(.*?)\n```", readme, flags=re.S)
+
+
+def test_every_readme_command_is_run_by_a_test() -> None:
+    """The README's commands are the quick start's two (the play command below, the test
+    command by CI) and the documentation server (tests/test_docs_site.py serves it)."""
+    play, tests, serve = readme_commands()
+    assert play.endswith("&& python -m granujas_env.play --players 4 --seed 0")
+    assert tests.endswith("&& python -m pytest -q")
+    assert serve.endswith("&& python -m mkdocs serve")
+
+
+def test_readme_play_command_runs() -> None:
+    """The quick start's main job, after its install steps: a narrated game to the score table."""
+    import subprocess
+    import sys
+
+    play = readme_commands()[0].rsplit("&& ", 1)[1].split()
+    assert play[:3] == ["python", "-m", "granujas_env.play"]
+    run = subprocess.run([sys.executable, *play[1:]], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    header = ["player", "safes", "marks", "reputation", "rep", "tech", "granujas", "total", "money"]
+    at = [i for i, line in enumerate(lines) if line.split() == header]
+    assert len(at) == 1, "one score table"
+    rows = lines[at[0] + 2 : at[0] + 6]
+    assert [row.split()[0] for row in rows] == ["p0", "p1", "p2", "p3"]
+    assert sum(row.endswith("<- winner") for row in rows) == 1
 
 
 def test_readme_python_examples_run(capsys) -> None:

@@ -1,0 +1,144 @@
+"""The documentation site builds with no broken link, its generated pages are current, and what it
+says about results and models holds: every result file a shipped model's card names exists, and
+candidates' files sit in the archive."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import granujas_env.docs as docs
+from granujas_env.docs_site import kind_of, read_cards
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+RESULTS = DOCS / "results"
+
+#: pages other helpers fill (created as placeholders, linked from the nav)
+PLACEHOLDERS = (
+    "clients-notes.md",
+    "play-web.md",
+    "play-text.md",
+    "bang_dice/index.md",
+    "bang_dice/rules.md",
+    "rules-end-of-day.md",
+)
+
+
+def test_generated_pages_are_current(capsys) -> None:
+    """Reference tables, model zoo, results and archive index: as ``python -m granujas_env.docs``
+    writes them (run it after changing a model card or a result file)."""
+    assert docs.main(["--check"]) == 0, capsys.readouterr().err
+
+
+def test_a_stale_results_page_is_caught(tmp_path) -> None:
+    """--check fails when a result file is added without regenerating the page."""
+    out = tmp_path / "docs"
+    assert docs.main(["--out", str(out)]) == 0
+    text = (out / "results" / "index.md").read_text(encoding="utf-8")
+    assert "[full_2p.json](full_2p.json)" in text and "](candidate" not in text
+    (out / "results" / "index.md").write_text(text.replace("66.7%", "67.7%"), encoding="utf-8")
+    assert docs.main(["--out", str(out), "--check"]) == 1
+
+
+def test_mkdocs_build_is_strict_and_clean(tmp_path) -> None:
+    """``mkdocs build --strict``: a broken link, a missing anchor or a nav entry without its page
+    fails; the API pages render from the docstrings."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocstrings")
+    site = tmp_path / "site"
+    started = time.perf_counter()
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "WARNING" not in run.stderr, run.stderr[-3000:]
+    assert time.perf_counter() - started < 60
+    for page in ("index.html", "models/index.html", "results/index.html",
+                 "training/index.html", "clients/gymnasium/index.html"):
+        assert (site / page).is_file(), page
+    api = (site / "api" / "agents" / "index.html").read_text(encoding="utf-8")
+    assert "PolicyAgent" in api and "doc-class" in api
+
+
+def test_mkdocs_serve_works_from_the_checkout() -> None:
+    """The README's ``python -m mkdocs serve`` serves the site (on a free port here)."""
+    pytest.importorskip("mkdocs")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        page = ""
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/models/", timeout=5) as r:
+                    page = r.read().decode("utf-8")
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert "Model zoo" in page, server.stderr.read() if server.poll() is not None else ""
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_nav_pages_exist_and_placeholders_are_there() -> None:
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = re.findall(r":\s+(\S+\.md)\s*$", text, flags=re.M)
+    assert len(pages) >= 30
+    for page in pages:
+        assert (DOCS / page).is_file(), page
+    for page in PLACEHOLDERS:
+        assert page in pages and (DOCS / page).read_text(encoding="utf-8").startswith("# ")
+
+
+def test_shipped_cards_name_result_files_that_exist() -> None:
+    """Every ``docs/results/...json|png`` a shipped model card names as its results or plot is
+    there (or, for a candidate's file quoted in a note, in the archive)."""
+    for name, card in read_cards(ROOT / "agents" / "models").items():
+        text = json.dumps(card)
+        for field in re.findall(r'"(?:results|plot)": "(docs/results/[^"]+)"', text):
+            assert (ROOT / field).is_file(), (name, field)
+        for quoted in re.findall(r"docs/results/([\w.-]+\.(?:json|png))", text):
+            here, archived = RESULTS / quoted, RESULTS / "archive" / quoted
+            # a file named in a command's --json may have been renamed since (the card says so)
+            assert here.is_file() or archived.is_file() or f"--json docs/results/{quoted}" in text \
+                or f"--plot docs/results/{quoted}" in text or "runs/" in quoted, (name, quoted)
+
+
+def test_results_hold_the_shipped_and_the_archive_the_candidates() -> None:
+    kept = sorted(p.name for p in RESULTS.iterdir() if p.is_file() and p.suffix != ".md")
+    archived = sorted(p.name for p in (RESULTS / "archive").iterdir() if p.suffix != ".md")
+    assert kept and archived
+    assert not [n for n in kept if "candidate" in n]
+    assert all("candidate" in n for n in archived)
+    for name in kept:
+        if name.endswith(".json"):
+            data = json.loads((RESULTS / name).read_text(encoding="utf-8"))
+            assert kind_of(data) != "other", f"{name}: no table of the results page shows it"
+
+
+def test_readme_is_short_and_links_into_the_site() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    links = re.findall(r"\]\((docs/[^)#]+)(?:#[^)]*)?\)", readme)
+    assert len(links) >= 20
+    for link in links:
+        assert (ROOT / link).exists(), link
