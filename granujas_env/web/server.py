@@ -42,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import secrets
 import threading
 import time
@@ -94,6 +95,7 @@ REPLAY_STRIDE = 32  # a replay keeps a copy of the game every this many steps
 #: The bot that takes over a seat whose bot failed (raised, or answered an illegal action); if
 #: that one fails too, the random bot.
 FALLBACK_BOT = DEFAULT_BOT
+RECORD_NAME = re.compile(r"[\w.-]{1,200}\.json", re.ASCII)  # a record file a page may open
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SECURITY_HEADERS = {
     # scripts and styles only from this server: a card name can never run as code
@@ -705,7 +707,8 @@ def create_app(record_dir: str | Path | None = None,
             if "file" in body:
                 name = _str(body, "file")
                 path = None if records is None else records / name
-                if (path is None or Path(name).name != name or not listed(name)
+                # a plain file name of the folder: no path, no NUL, not too long for the system
+                if (path is None or not RECORD_NAME.fullmatch(name) or not listed(name)
                         or not path.is_file()):
                     raise WebError(404, f"no record {name[:80]!r} in the record folder")
                 record = load(path)
