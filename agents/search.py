@@ -30,7 +30,8 @@ decision); the search stops at whichever is reached first. From strings (``agent
 tournament): ``"ismcts:simulations=200"``, ``"ismcts:time_ms=100:rollout=random"``.
 
 Why this never uses what its seat may not know. The bot declares ``needs_game = True`` and is
-handed the live game by the driver (:func:`agents.driver.play_game`), but it reads the game only
+handed the live game by whoever drives it (:func:`agents.registry.ask`, the one call front ends
+make for every bot, and :func:`agents.driver.play_game`), but it reads the game only
 through ``sample_hidden(game, seat, rng)`` (and its public ``current_player`` and legal ids, which
 the observation also gives). ``sample_hidden``'s sample depends only on what the seat knows and
 on ``rng``: two games that differ only in hidden information give identical samples for equal
@@ -193,7 +194,9 @@ class ISMCTSAgent(Agent):
         if game is None:
             raise ValueError(
                 "ISMCTSAgent needs the game to sample from: call agent.act(observation, "
-                "game=game) (agents.driver.play_game does this for bots with needs_game = True)"
+                "game=game), or agents.registry.ask(agent, observation, game), which front ends "
+                "and agents.driver.play_game use for every bot (it passes the game to bots with "
+                "needs_game = True)"
             )
         if game.legal_actions() != legal:
             raise ValueError(
