@@ -4,26 +4,46 @@
     python -m granujas_env.play --agents llm,heuristic,heuristic   # url/model from GRANUJAS_LLM_*
 
 At each decision the agent sends ``POST {url}/chat/completions`` with a system message (the
-game, the answer format) and a user message: the seat's text observation
-(:func:`granujas_env.text.text_observation`: the public events since the agent's last decision,
-the table as the seat sees it, the decision and the menu of legal actions). The reply is read by
-:func:`granujas_env.text.parse_action` (an id, ``Action: 12``, ``{"action": 12}``, an action name
-or a phrase from one menu line).
+game, the answer format) and the seat's text observation
+(:func:`granujas_env.text.text_observation`: the narrated public events, the table as the seat
+sees it, the decision in plain words and the menu of legal actions). ``history`` says which
+events each request carries:
+
+* ``"recent"`` (default): the events since the agent's last decision, in a fresh two-message chat;
+* ``"full"``: every event since the game began, in a fresh two-message chat;
+* ``"conversation"``: one chat per game that grows: each decision adds a user message (the new
+  events, the table, the menu) and the model's answers stay in it.
+
+Events are narrated with their causes (:class:`granujas_env.text.Narrator`); a driver that calls
+:meth:`LLMAgent.observe` after every action (``python -m granujas_env.play`` does) gets each
+change tied to the action that made it.
+
+The reply is read by :func:`granujas_env.text.parse_action` (an id, ``Action: 12``,
+``{"action": 12}``, an action name or words that begin one menu line). A reply that gives two
+different answers (``Action: 12`` then ``Action: 13``, or two JSON objects) is an invalid answer,
+whichever comes first.
+
+Time and size limits: ``deadline`` seconds for a whole decision (every request, retry and wait
+together) and ``timeout`` seconds for one request, each counted from its start to the reply's
+last byte (a server that trickles its reply is cut off, not waited for read by read); a reply
+body over ``max_reply_bytes`` is refused. Both end as failed requests.
 
 Retry budget: an answer that is not a legal action is sent back with the parser's message and the
-question asked again; a failed request (HTTP error, timeout, a reply without a message) is retried
-after ``retry_wait`` seconds. Each decision gets at most ``1 + retries`` requests; when none gave
-a legal action, the agent plays the **default action: the lowest legal id**, which is ``pass``
-(decline, do not challenge, end the step) whenever passing is legal.
+question asked again; a failed request (HTTP error, timeout, oversized or malformed reply) is
+retried after ``retry_wait`` seconds. Each decision gets at most ``1 + retries`` requests within
+its deadline; when none gave a legal action, the agent plays the **default action: the lowest
+legal id**, which is ``pass`` (decline, do not challenge, end the step) whenever passing is legal.
 
 Counters (kept over the agent's life; :meth:`reset` does not clear them, so a tournament can read
-totals): ``decisions`` (``act`` calls), ``calls`` (requests sent), ``invalid_answers`` (replies
-that were not a legal action), ``errors`` (failed requests), ``fallbacks`` (decisions settled by
-the default action). The invalid-answer rate is ``invalid_answers / calls``.
+totals; :meth:`counters` returns them as a dict): ``decisions`` (``act`` calls), ``calls``
+(requests sent), ``answers`` (replies that arrived and held a message: the real answers),
+``invalid_answers`` (real answers that were not one legal action), ``errors`` (failed requests:
+``calls == answers + errors``), ``fallbacks`` (decisions settled by the default action). The
+invalid-answer rate is ``invalid_answers / answers`` (:meth:`invalid_rate`).
 
-Only the standard library is used (``urllib``); no request leaves the machine unless ``url``
-says so. ``url``, ``model`` and ``api_key`` default to the environment variables
-``GRANUJAS_LLM_URL``, ``GRANUJAS_LLM_MODEL`` and ``GRANUJAS_LLM_API_KEY``.
+Only the standard library is used (``http.client``); no request leaves the machine unless
+``url`` says so (no proxy is consulted). ``url``, ``model`` and ``api_key`` default to the
+environment variables ``GRANUJAS_LLM_URL``, ``GRANUJAS_LLM_MODEL`` and ``GRANUJAS_LLM_API_KEY``.
 """
 
 from __future__ import annotations
@@ -31,24 +51,34 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
+import threading
 import time
-import urllib.request
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from agents.base import Agent, legal_actions
-from granujas_env.text import RULES_SUMMARY, legal_action_menu, parse_action, text_observation
+from granujas_env.text import (
+    RULES_SUMMARY,
+    Narrator,
+    legal_action_menu,
+    parse_action,
+    text_observation,
+)
 from granujas_env.view import SeatView
 
-__all__ = ["LLMAgent", "SYSTEM_PROMPT", "LLMRequestError"]
+__all__ = ["HISTORY_MODES", "LLMAgent", "SYSTEM_PROMPT", "LLMRequestError"]
 
 SYSTEM_PROMPT = RULES_SUMMARY + " Answer with exactly one line: Action: <id>"
+HISTORY_MODES = ("recent", "full", "conversation")
+COUNTERS = ("decisions", "calls", "answers", "invalid_answers", "errors", "fallbacks")
 
 
 class LLMRequestError(RuntimeError):
-    """A chat request failed (HTTP error, timeout, malformed reply)."""
+    """A chat request failed (HTTP error, timeout, oversized or malformed reply)."""
 
 
 class LLMAgent(Agent):
@@ -60,7 +90,11 @@ class LLMAgent(Agent):
         api_key: sent as ``Authorization: Bearer``; None sends no key.
         retries: extra requests per decision after an invalid answer or a failed request.
         retry_wait: seconds to wait before retrying a failed request.
-        timeout: seconds to wait for one reply.
+        timeout: seconds for one request, from its start to the reply's last byte.
+        deadline: seconds for one decision, all its requests and waits together (default:
+            ``timeout * (1 + retries)``).
+        max_reply_bytes: the largest reply body read; a longer one is a failed request.
+        history: ``"recent"``, ``"full"`` or ``"conversation"`` (see the module docstring).
         temperature, max_tokens: sent with each request (``max_tokens`` only if given).
         system_prompt: replaces :data:`SYSTEM_PROMPT`.
         seed: sent with each request (some servers sample with it); ``reset(seed)`` changes it.
@@ -78,6 +112,9 @@ class LLMAgent(Agent):
         retries: int = 2,
         retry_wait: float = 1.0,
         timeout: float = 60.0,
+        deadline: float | None = None,
+        max_reply_bytes: int = 1 << 20,
+        history: str = "recent",
         temperature: float = 0.0,
         max_tokens: int | None = None,
         system_prompt: str = SYSTEM_PROMPT,
@@ -95,51 +132,102 @@ class LLMAgent(Agent):
             raise ValueError(f"url must start with http:// or https://, got {url!r}")
         if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
             raise ValueError(f"retries must be an int >= 0, got {retries!r}")
+        for label, value in (("timeout", timeout), ("deadline", deadline)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                      or not value > 0):
+                raise ValueError(f"{label} must be a number of seconds > 0, got {value!r}")
+        if isinstance(max_reply_bytes, bool) or not isinstance(max_reply_bytes, int) \
+                or max_reply_bytes < 1:
+            raise ValueError(f"max_reply_bytes must be an int >= 1, got {max_reply_bytes!r}")
+        if history not in HISTORY_MODES:
+            raise ValueError(f"history must be one of {', '.join(HISTORY_MODES)}, got {history!r}")
         self.endpoint = url.rstrip("/") + "/chat/completions"
+        self._target = urllib.parse.urlsplit(self.endpoint)
         self.model = model
         self.api_key = api_key if api_key is not None else os.environ.get("GRANUJAS_LLM_API_KEY")
         self.retries = retries
         self.retry_wait = retry_wait
-        self.timeout = timeout
+        self.timeout = float(timeout)
+        self.deadline = float(deadline) if deadline is not None else self.timeout * (1 + retries)
+        self.max_reply_bytes = max_reply_bytes
+        self.history = history
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.system_prompt = system_prompt
         self.seed = seed
-        self.seen = 0  # public events of the view's history already sent
-        self.decisions = self.calls = self.invalid_answers = self.errors = self.fallbacks = 0
+        self.decisions = self.calls = self.answers = 0
+        self.invalid_answers = self.errors = self.fallbacks = 0
+        self.reset()
 
     def reset(self, seed: int | None = None) -> None:
-        """A new game: events are narrated from its start again. The counters keep counting."""
-        self.seen = 0
+        """A new game: events are narrated from its start again, the conversation starts anew.
+        The counters keep counting."""
+        self.narrator: Narrator | None = None
+        self.log: list[str] = []  # every narrated line of this game
+        self.sent = 0  # lines of the log already sent
+        self.messages: list[dict[str, str]] = []  # the conversation (history="conversation")
         if seed is not None:
             self.seed = seed
 
+    def counters(self) -> dict[str, int]:
+        """The counters (see the module docstring) as a dict."""
+        return {name: getattr(self, name) for name in COUNTERS}
+
+    def invalid_rate(self) -> float | None:
+        """Invalid answers over real answers (None before the first answer)."""
+        return self.invalid_answers / self.answers if self.answers else None
+
+    def observe(self, view: SeatView) -> None:
+        """Narrate what happened since the last call; call it after every action of the game
+        for the finest causes (public events only)."""
+        if self.narrator is None or len(view.history) < self.narrator.seen:
+            self.reset(self.seed)
+            self.narrator = Narrator(view.catalog, view.rules, every_action=True)
+        self.log += self.narrator.update(view)
+
+    def _events(self, view: SeatView) -> str:
+        if self.narrator is None or len(view.history) < self.narrator.seen:
+            self.reset(self.seed)  # a new game without reset(): narrate it from its start
+            self.narrator = Narrator(view.catalog, view.rules, every_action=False)
+        self.log += self.narrator.update(view)
+        lines = self.log if self.history == "full" else self.log[self.sent:]
+        self.sent = len(self.log)
+        return "\n".join(lines)
+
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
-        """Ask the model until it names a legal action or the retry budget is spent."""
+        """Ask the model until it names a legal action, the retry budget is spent or the
+        decision's deadline passes."""
         if not isinstance(view, SeatView):
             raise ValueError("LLMAgent needs the seat's view: act(observation, "
                              "view=env.seat_view(agent))")
+        end = time.monotonic() + self.deadline
         legal = [int(a) for a in legal_actions(observation)]
         menu = legal_action_menu(view)
         names = {item.id: (item.name, item.meaning) for item in menu}
         self.decisions += 1
-        messages = [
-            {"role": "system", "content": self.system_prompt},
-            # a new game without reset(): narrate it from its start
-            {"role": "user", "content": text_observation(
-                view, since=self.seen if self.seen <= len(view.history) else 0)},
-        ]
-        self.seen = len(view.history)
-        for _ in range(1 + self.retries):
+        prompt = {"role": "user", "content": text_observation(view, events=self._events(view))}
+        if self.history == "conversation":
+            if not self.messages:
+                self.messages.append({"role": "system", "content": self.system_prompt})
+            self.messages.append(prompt)
+            messages = self.messages
+        else:
+            messages = [{"role": "system", "content": self.system_prompt}, prompt]
+        for attempt in range(1 + self.retries):
+            left = end - time.monotonic()
+            if left <= 0:
+                break
             try:
-                answer = self._ask(messages)
+                answer = self._ask(messages, min(self.timeout, left))
             except LLMRequestError:
                 self.errors += 1
-                if self.retry_wait > 0:
-                    time.sleep(self.retry_wait)
+                wait = min(self.retry_wait, end - time.monotonic())
+                if wait > 0 and attempt < self.retries:
+                    time.sleep(wait)
                 continue
+            self.answers += 1
             try:
-                return parse_action(answer, legal, names)
+                action = parse_action(answer, legal, names)
             except ValueError as exc:
                 self.invalid_answers += 1
                 messages += [
@@ -147,11 +235,19 @@ class LLMAgent(Agent):
                     {"role": "user", "content": f"That is not a legal action: {exc}. "
                                                 "Answer with one line: Action: <id>"},
                 ]
+                continue
+            if self.history == "conversation":
+                messages.append({"role": "assistant", "content": answer})
+            return action
         self.fallbacks += 1
+        if self.history == "conversation":  # keep the turns alternating for the next decision
+            messages.append({"role": "assistant", "content": f"(no usable answer: the default "
+                                                             f"action {min(legal)} was played)"})
         return min(legal)
 
-    def _ask(self, messages: list[dict[str, str]]) -> str:
-        """One chat request; the reply's text. Raises :class:`LLMRequestError`."""
+    def _ask(self, messages: list[dict[str, str]], limit: float) -> str:
+        """One chat request that must end within ``limit`` seconds; the reply's text. Raises
+        :class:`LLMRequestError`."""
         body: dict[str, Any] = {"model": self.model, "messages": messages,
                                 "temperature": self.temperature}
         if self.max_tokens is not None:
@@ -161,23 +257,63 @@ class LLMAgent(Agent):
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(
-            self.endpoint, data=json.dumps(body).encode(), headers=headers, method="POST"
-        )
         self.calls += 1
+        raw = self._post(json.dumps(body).encode(), headers, limit)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                reply = json.loads(response.read().decode("utf-8"))
-        except (OSError, ValueError, http.client.HTTPException) as exc:  # OSError: URLError, timeouts
-            raise LLMRequestError(f"{self.endpoint}: {exc}") from exc
-        try:
+            reply = json.loads(raw.decode("utf-8"))
             content = reply["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError) as exc:
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise LLMRequestError(f"{self.endpoint}: no choices[0].message.content in the "
                                   f"reply") from exc
         if not isinstance(content, str):
             raise LLMRequestError(f"{self.endpoint}: the message content is not text")
         return content
 
+    def _post(self, data: bytes, headers: dict[str, str], limit: float) -> bytes:
+        """POST ``data``; the reply body. The exchange runs in a worker thread so that the whole
+        of it, however slowly the server sends, ends within ``limit`` seconds: past it the
+        connection is shut, which ends the worker's read."""
+        target = self._target
+        kind = http.client.HTTPSConnection if target.scheme == "https" else \
+            http.client.HTTPConnection
+        connection = kind(target.hostname or "", target.port, timeout=limit)
+        path = target.path + (f"?{target.query}" if target.query else "")
+        outcome: dict[str, Any] = {}
+
+        def exchange() -> None:
+            try:
+                connection.request("POST", path, body=data, headers=headers)
+                response = connection.getresponse()
+                length = response.getheader("Content-Length", "")
+                if length.isdigit() and int(length) > self.max_reply_bytes:
+                    raise LLMRequestError(f"the reply announces {length} bytes, over the "
+                                          f"{self.max_reply_bytes}-byte cap")
+                payload = response.read(self.max_reply_bytes + 1)
+                if len(payload) > self.max_reply_bytes:
+                    raise LLMRequestError(f"the reply is over the {self.max_reply_bytes}-byte cap")
+                if not 200 <= response.status < 300:
+                    raise LLMRequestError(f"HTTP {response.status}: "
+                                          f"{payload[:200].decode('utf-8', 'replace')}")
+                outcome["payload"] = payload
+            except (OSError, http.client.HTTPException, LLMRequestError) as exc:
+                outcome["error"] = exc
+            finally:
+                connection.close()
+
+        worker = threading.Thread(target=exchange, name="llm-request", daemon=True)
+        worker.start()
+        worker.join(limit)
+        if worker.is_alive():
+            sock = connection.sock
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes the worker's blocked read
+                except OSError:
+                    pass  # already closed by the worker
+            raise LLMRequestError(f"{self.endpoint}: no complete reply within {limit:.1f} s")
+        if "error" in outcome:
+            raise LLMRequestError(f"{self.endpoint}: {outcome['error']}") from outcome["error"]
+        return outcome["payload"]
+
     def __repr__(self) -> str:
-        return f"LLMAgent({self.endpoint!r}, model={self.model!r})"
+        return f"LLMAgent({self.endpoint!r}, model={self.model!r}, history={self.history!r})"

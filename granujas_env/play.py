@@ -120,6 +120,8 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
     for seat, bot in enumerate(bots):
         bot.reset(seed=args.seed + seat)
     humans = [seat for seat, bot in enumerate(bots) if isinstance(bot, HumanAgent)]
+    # seats whose agent narrates the game (people, language models): fed after every action
+    observers = [seat for seat, bot in enumerate(bots) if callable(getattr(bot, "observe", None))]
     say = functools.partial(print, file=out, flush=True)
     say(f"3000 Granujas, {len(names)} players, {args.length} game, seed {args.seed}")
     say(", ".join(f"p{i}: {name}" for i, name in enumerate(names)))
@@ -142,8 +144,8 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
             action = int(bot.act(obs, view))
             env.step(action)
             actions.append(action)
-            for human in humans:  # narrated after every action: each change with its cause
-                bots[human].observe(seat_view(game, human))
+            for seat in observers:  # narrated after every action: each change with its cause
+                bots[seat].observe(seat_view(game, seat))
             if spectator is not None:
                 for line in spectator.update(seat_view(game, 0)):
                     say(line)

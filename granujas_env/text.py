@@ -197,12 +197,13 @@ class Narrator:
     bail, thefts, jail...) are derived from the events. Changes it logs no event for (money or
     reputation from an ability, its costs, a hire's price) are found by comparing each player's
     money, reputation and henchmen with the previous view, and named by the ability in use (the
-    view shows which Granujas were used this turn). Fed after every action, each such change is
-    tied to the action that made it; fed less often (e.g. at one seat's decisions only), the
-    changes in between are summed."""
+    view shows which Granujas were used this turn). Fed after every action
+    (``every_action=True``), each such change is tied to the action that made it; fed less often
+    (e.g. at one seat's decisions only), the changes in between are summed and said to come from
+    the abilities and effects since the last update."""
 
-    def __init__(self, catalog: Catalog, rules: Any = None) -> None:
-        self.catalog, self.rules = catalog, rules
+    def __init__(self, catalog: Catalog, rules: Any = None, *, every_action: bool = True) -> None:
+        self.catalog, self.rules, self.every_action = catalog, rules, every_action
         self._clear()
 
     def _clear(self) -> None:
@@ -228,6 +229,8 @@ class Narrator:
             self._clear()
         self._learn(view)
         self._notice_abilities(view)
+        if not self.every_action:  # an ability seen now need not be the cause of earlier events
+            self._ability = None
         self._estimate = None if self._numbers is None else [row[:] for row in self._numbers]
         self._hired = {}
         lines: list[str] = []
@@ -305,11 +308,14 @@ class Narrator:
         return f"    p{seat} {verb} {abs(done)} reputation{now}: {why}"
 
     def _unexplained(self, view: SeatView, estimate: list[list[int]]) -> list[str]:
-        cause = self._ability or "an effect the event log does not name"
+        if self.every_action:
+            cause = self._ability or "an effect the event log does not name"
+        else:
+            cause = "abilities and effects since the last update, which the event log does not name"
         lines = []
         for seat, (row, guess) in enumerate(zip(_numbers(view), estimate)):
             money = row[_MONEY] - guess[_MONEY]
-            if money < 0 and seat in self._hired:
+            if money < 0 and seat in self._hired and self.every_action:
                 lines.append(f"    p{seat} pays {-money} $ for {self._hired[seat]}")
             elif money:
                 verb = "gains" if money > 0 else "pays"

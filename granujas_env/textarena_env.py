@@ -16,7 +16,8 @@ TextArena's protocol: the environment tells whose turn it is (here the engine do
 decision of the game, challenge windows included, is one step of the seat deciding), each
 player's observation is a list of messages that its wrappers turn into one string, and an action
 is free text. Messages: at reset a prompt per player (:data:`granujas_env.text.RULES_SUMMARY` and
-the answer format); after every step the public events, narrated to everyone; to the deciding
+the answer format); after every step the public events with the cause of every change
+(:class:`granujas_env.text.Narrator`), narrated to everyone; to the deciding
 player the table as its seat sees it with the decision and the menu of legal actions
 (:func:`granujas_env.text.text_observation`). A player's answer is echoed to that player only (in a
 hidden-hand game the answer itself can be a secret, e.g. the card chosen in the Plan).
@@ -25,7 +26,8 @@ Answers are read by :func:`granujas_env.text.parse_action` (``[12]``, ``12``, ``
 action name, words of one menu line). An answer that is not a legal action is reported to the
 player, who is asked again, up to ``error_allowance`` times per decision; then the default action
 is played for it (the lowest legal id: ``pass`` whenever passing is legal) and
-``game_info[player]["invalid_move"]`` is set. Nobody is eliminated. ``game_info[player]`` also
+``game_info[player]["invalid_move"]`` is set for that player only (every other player's stays
+False). Nobody is eliminated. ``game_info[player]`` also
 counts ``invalid_answers`` and ``default_actions``. Rewards at the end are the env's ``"win"``
 rewards: +1 to the winner, -1/(N-1) to the others.
 """
@@ -35,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from .engine.game import Game, GameConfig
-from .text import RULES_SUMMARY, events_text, legal_action_menu, parse_action, text_observation
+from .text import RULES_SUMMARY, Narrator, legal_action_menu, parse_action, text_observation
 from .version import ENV_VERSION
 from .view import seat_view
 
@@ -96,10 +98,15 @@ class GranujasTextArenaEnv(ta.Env):
             player_prompt_function=self._prompt,
             role_mapping={pid: f"p{pid}" for pid in range(num_players)},
         )
-        self._narrated = 0  # public events already narrated to everyone
+        self._narrator = Narrator(self.game.catalog, self.game.rules)  # fed after every action
         self._wrong = 0  # wrong answers at the pending decision
-        for pid in range(num_players):
-            self.state.game_info[pid].update(invalid_answers=0, default_actions=0)
+        # one dict of its own per player, whatever TextArena built: a flag set for one player
+        # must never show on another's
+        self.state.game_info = {
+            pid: {**self.state.game_info[pid], "invalid_move": False, "invalid_answers": 0,
+                  "default_actions": 0}
+            for pid in range(num_players)
+        }
         self._next_decision()
 
     def _prompt(self, player_id: int, game_state: dict[str, Any]) -> str:
@@ -111,9 +118,8 @@ class GranujasTextArenaEnv(ta.Env):
         """Narrate the new public events to everyone; show the deciding player its table."""
         game = self.game
         assert game is not None
-        public = seat_view(game, 0)  # public events are the same in every seat's view
-        events = events_text(public, self._narrated)
-        self._narrated = len(public.history)
+        # the narration reads only public fields: the same from every seat's view
+        events = "\n".join(self._narrator.update(seat_view(game, 0))).strip("\n")
         if events:
             self.state.add_observation(events, ta.ObservationType.GAME_ACTION_DESCRIPTION)
         if game.game_over:

@@ -9,13 +9,14 @@ import json
 import random
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
 import agents
 from agents.driver import play_game
-from agents.llm import SYSTEM_PROMPT, LLMAgent
+from agents.llm import SYSTEM_PROMPT, LLMAgent, LLMRequestError
 from granujas_env import text
 from granujas_env.engine import Game
 from granujas_env.engine.snapshot import digest
@@ -281,3 +282,205 @@ def test_textarena_env_rejects_bad_options_and_steps() -> None:
         GranujasTextArenaEnv(error_allowance=-1)
     with pytest.raises(RuntimeError, match=r"call reset\(num_players=...\) before step"):
         GranujasTextArenaEnv().step("0")
+
+
+# ------------------------------------------------------------------------------------ limits
+class SlowStub(http.server.BaseHTTPRequestHandler):
+    """Replies in the way ``server.mode`` says, bounded in time and bytes and stopping by
+    itself: "trickle" sends a valid reply one byte every 0.1 s (for at most 8 s);
+    "huge" sends 2 MB with its Content-Length; "huge-unannounced" sends 2 MB without one."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.server.requests += 1
+        reply = json.dumps({"choices": [{"message": {"content": "Action: 0"}}]}).encode()
+        mode = self.server.mode
+        if mode.startswith("huge"):
+            reply = b"x" * 2_000_000
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if mode != "huge-unannounced":
+            self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        try:
+            if mode == "trickle":
+                stop = time.monotonic() + 8
+                for byte in reply:
+                    if time.monotonic() > stop:
+                        break
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            else:
+                self.wfile.write(reply)
+        except OSError:
+            pass  # the agent hung up: what the test wants
+        self.close_connection = True
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def slow_server() -> Iterator[Callable[[str], str]]:
+    servers = []
+
+    def start(mode: str) -> str:
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowStub)
+        httpd.mode, httpd.requests, httpd.daemon_threads = mode, 0, True
+        threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
+        servers.append(httpd)
+        start.httpd = httpd
+        return f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+
+    yield start
+    for httpd in servers:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _first_decision(seed: int = 0):
+    env = raw_env(num_players=2)
+    env.reset(seed=seed)
+    agent = env.agent_selection
+    return env.observe(agent), env.seat_view(agent)
+
+
+def test_a_trickling_server_cannot_hold_a_decision_past_its_deadline(slow_server) -> None:
+    url = slow_server("trickle")  # a whole reply would take about 6 s
+    bot = LLMAgent(url=url, model="m", retries=5, retry_wait=0, timeout=0.6, deadline=1.5)
+    observation, view = _first_decision()
+    started = time.monotonic()
+    action = bot.act(observation, view)
+    elapsed = time.monotonic() - started
+    assert action == min(view.legal_actions)  # the default action
+    assert 1.4 < elapsed < 2.5  # the decision's deadline, not the number of reads
+    assert bot.counters() == {"decisions": 1, "calls": 3, "answers": 0, "invalid_answers": 0,
+                              "errors": 3, "fallbacks": 1}
+    assert bot.invalid_rate() is None
+
+
+def test_one_request_ends_at_its_timeout_however_slowly_it_arrives(slow_server) -> None:
+    url = slow_server("trickle")
+    bot = LLMAgent(url=url, model="m", retries=0, timeout=0.5)  # deadline: 0.5 s
+    observation, view = _first_decision()
+    started = time.monotonic()
+    bot.act(observation, view)
+    assert time.monotonic() - started < 0.9
+    assert (bot.calls, bot.errors, bot.fallbacks) == (1, 1, 1)
+
+
+@pytest.mark.parametrize("mode", ["huge", "huge-unannounced"])
+def test_a_reply_over_the_size_cap_is_a_failed_request(slow_server, mode: str) -> None:
+    url = slow_server(mode)
+    bot = LLMAgent(url=url, model="m", retries=1, retry_wait=0, timeout=5,
+                   max_reply_bytes=10_000)
+    observation, view = _first_decision()
+    assert bot.act(observation, view) == min(view.legal_actions)
+    assert (bot.calls, bot.answers, bot.errors, bot.fallbacks) == (2, 0, 2, 1)
+    with pytest.raises(LLMRequestError, match="over the 10000-byte cap"):
+        bot._ask([{"role": "user", "content": "hi"}], 5)
+
+
+def test_contradictory_answers_are_invalid_and_the_rate_is_over_real_answers(server) -> None:
+    observation, view = _first_decision()
+    a, b = view.legal_actions[:2]
+    replies = iter([(500, b"down"), (200, f"Action: {b}\nAction: {a}"), (200, f"Action: {a}")])
+    url = server(lambda body: next(replies))
+    bot = LLMAgent(url=url, model="m", retries=2, retry_wait=0)
+    assert bot.act(observation, view) == a
+    assert bot.counters() == {"decisions": 1, "calls": 3, "answers": 2, "invalid_answers": 1,
+                              "errors": 1, "fallbacks": 0}
+    assert bot.invalid_rate() == 0.5
+    correction = server.httpd.requests[-1][2]["messages"][-1]["content"]
+    assert f"gives several answers ({b}, {a})" in correction
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"timeout": 0}, "timeout must be a number of seconds > 0"),
+        ({"deadline": -1}, "deadline must be a number of seconds > 0"),
+        ({"max_reply_bytes": 0}, "max_reply_bytes must be an int >= 1"),
+        ({"history": "everything"}, "history must be one of recent, full, conversation"),
+    ],
+)
+def test_bad_limits_and_modes_are_clear_errors(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        LLMAgent(url="http://127.0.0.1:1/v1", model="m", **kwargs)
+
+
+# ------------------------------------------------------------------------------------ history
+def _answer_last_menu(body: dict) -> tuple[int, str]:
+    """A stub model: the first item of the menu in the last user message."""
+    last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
+    return 200, f"Action: {menu_of(last)[0][0]}"
+
+
+def _play_llm(server, history: str) -> tuple[LLMAgent, list[dict]]:
+    url = server(_answer_last_menu)
+    bot = LLMAgent(url=url, model="m", retry_wait=0, history=history)
+    play_game({"num_players": 2}, [bot, agents.make("random")], seed=5, bot_seeds=[0, 1])
+    return bot, [body for _, _, body in server.httpd.requests]
+
+
+def test_recent_history_sends_the_events_since_the_last_decision(server) -> None:
+    bot, bodies = _play_llm(server, "recent")
+    assert bot.fallbacks == 0 and len(bodies) == bot.decisions > 20
+    assert all(len(b["messages"]) == 2 for b in bodies)
+    late = bodies[-1]["messages"][1]["content"]
+    assert "--- day 2 begins" not in late  # the start of day 2 was sent before
+
+
+def test_full_history_sends_every_event_since_the_game_began(server) -> None:
+    bot, bodies = _play_llm(server, "full")
+    assert all(len(b["messages"]) == 2 for b in bodies)
+    late = bodies[-1]["messages"][1]["content"]
+    assert "--- day 2 begins" in late and late.index("end of day:") < late.index("--- day 2")
+    events = [b["messages"][1]["content"].split("\n\n=== 3000 Granujas")[0] for b in bodies]
+    assert all(later.startswith(earlier) for earlier, later in zip(events, events[1:]))
+
+
+def test_a_conversation_keeps_every_question_and_answer(server) -> None:
+    bot, bodies = _play_llm(server, "conversation")
+    last = bodies[-1]["messages"]
+    assert [m["role"] for m in last] == ["system"] + ["user", "assistant"] * (bot.decisions - 1) \
+        + ["user"]
+    assert len(bodies[-1]["messages"]) == 2 * bot.decisions
+    # each request is the previous one, its answer and the new question
+    for earlier, later in zip(bodies, bodies[1:]):
+        assert later["messages"][:len(earlier["messages"])] == earlier["messages"]
+    bot.reset()
+    assert bot.messages == [] and bot.log == []
+
+
+# ------------------------------------------------------------------------------------ TextArena flags
+@pytest.mark.parametrize("allowance", [0, 1])
+def test_textarena_flags_only_the_player_whose_move_was_invalid(allowance: int) -> None:
+    ta = pytest.importorskip("textarena")
+    from granujas_env.textarena_env import ENV_ID
+
+    env = ta.make(ENV_ID, error_allowance=allowance)
+    env.reset(num_players=3, seed=3)
+    done, culprit, other, culprit_wrong, other_wrong = False, None, None, 0, 0
+    while not done:
+        player_id, observation = env.get_observation()
+        culprit = player_id if culprit is None else culprit
+        if player_id == culprit and culprit_wrong <= allowance:  # wrong until the default
+            culprit_wrong += 1
+            answer = "nonsense"
+        elif player_id != culprit and allowance and other_wrong == 0:  # one wrong, then right
+            other, other_wrong = player_id, 1
+            answer = "nonsense"
+        else:
+            answer = menu_of(observation)[0][0]
+        done, _ = env.step(action=answer)
+    _, game_info = env.close()
+    assert game_info[culprit]["invalid_move"] is True
+    assert (game_info[culprit]["invalid_answers"], game_info[culprit]["default_actions"]) == (
+        allowance + 1, 1)
+    for pid in set(range(3)) - {culprit}:
+        assert game_info[pid]["invalid_move"] is False
+        assert game_info[pid]["default_actions"] == 0
+        assert game_info[pid]["invalid_answers"] == (pid == other)
