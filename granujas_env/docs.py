@@ -10,7 +10,9 @@ folder beside ``granujas_env/`` in a source checkout):
   docs/results/archive/index.md (from ``docs/results/archive/*.json``).
 
 ``--out DIR`` writes them elsewhere, which an installed package (no checkout around it) needs.
-``--check`` exits 1 if they differ from what they are generated from (tests check it too).
+``--plots`` first draws docs/results/exploit_curves.png (the exploiter probes' curves) from the
+result files; the PNG carries a digest of its data. ``--check`` exits 1 if a page or the plot
+differs from what it is generated from (tests check it too).
 """
 
 from __future__ import annotations
@@ -23,7 +25,15 @@ from pathlib import Path
 
 from .cli import run_main
 from .codecs import ObservationLayout
-from .docs_site import archive_markdown, models_markdown, results_markdown
+from .docs_site import (
+    CURVES_PNG,
+    archive_markdown,
+    curve_series,
+    curves_digest,
+    models_markdown,
+    plot_digest,
+    results_markdown,
+)
 from .engine import actions as A
 from .engine.game import DECISION_KINDS, default_data
 from .engine.vocabulary import VERB_SPECS
@@ -201,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="folder of the generated files (default: docs/ of the source checkout)",
     )
+    parser.add_argument(
+        "--plots",
+        action="store_true",
+        help=f"first draw docs/results/{CURVES_PNG} of the checkout from its result files "
+        "(needs matplotlib: the [train] extra)",
+    )
     args = parser.parse_args(argv)
     folder = Path(args.out) if args.out else repository_docs()
     if folder is None:
@@ -211,6 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     if folder.exists() and not folder.is_dir():
         parser.error(f"--out {str(folder)!r} is a file, not a folder")
     stale = []
+    if args.plots and not args.check:
+        # matplotlib is optional (the [train] extra): imported only when a plot is asked for
+        from .docs_plots import write_curves_plot
+
+        print(f"wrote {write_curves_plot(RESULTS)}")
+    plotted = plot_digest(RESULTS / CURVES_PNG)
+    if plotted is not None and plotted != curves_digest(curve_series(RESULTS)):
+        stale.append(f"results/{CURVES_PNG} (--plots)")
     for name, build in all_pages().items():
         path = folder / name
         text = build()

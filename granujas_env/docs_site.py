@@ -11,6 +11,7 @@ The files are read as JSON only (no import of ``agents`` or ``train``: this pack
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -256,6 +257,8 @@ def results_body(folder: Path) -> list[str]:
             "deals.\n\n"
         )
         lines += _exploit_table(found["exploit"])
+        if (folder / CURVES_PNG).is_file():
+            lines.append(f"\n![exploiters' win rate against their learner steps]({CURVES_PNG})\n")
     tables = found.get("rows", []) + found.get("evaluate", []) + others
     if tables:
         lines.append("\n## Other rated runs\n")
@@ -496,3 +499,35 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
         lines.append(f"\nTrained by (its last stage; earlier stages in the card):\n\n"
                      f"```bash\n{card['command']}\n```\n")
     return lines
+
+
+# --- the exploiter-curve plot -----------------------------------------------------------------
+
+#: the plot of every exploiter probe's curve, beside the result files (``--plots`` writes it)
+CURVES_PNG = "exploit_curves.png"
+_DIGEST = re.compile(rb"granujas-docs ([0-9a-f]{16})")
+
+
+def curve_series(folder: Path) -> dict[str, list[tuple[int, float]]]:
+    """``{target by today's name (players): [(steps, win rate), ...]}`` of the exploiter probes
+    of ``folder`` that rated a curve, the final model included."""
+    series = {}
+    for name, data in read_results(folder).get("exploit", []):
+        if not data.get("curve"):
+            continue
+        match = re.match(r"exploit_(.*?)_(\d)p", Path(name).stem)
+        label = f"{match.group(1).replace('_', '-')} ({match.group(2)}p)" if match else name
+        points = [(r["steps"], r["win_rate"]) for r in data["curve"] if "win_rate" in r]
+        series[label] = sorted({*points, (data["steps"], data["win_rate"])})
+    return series
+
+
+def curves_digest(series: Mapping[str, list[tuple[int, float]]]) -> str:
+    """A short digest of the plotted data, stored in the PNG so that a stale plot is caught."""
+    return hashlib.sha256(json.dumps(series, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def plot_digest(png: Path) -> str | None:
+    """The data digest a plot written by :mod:`granujas_env.docs_plots` carries, or None."""
+    match = _DIGEST.search(png.read_bytes()) if png.is_file() else None
+    return match.group(1).decode() if match else None

@@ -50,6 +50,16 @@ def test_a_stale_results_page_is_caught(tmp_path) -> None:
     assert docs.main(["--out", str(out), "--check"]) == 1
 
 
+def test_a_stale_plot_is_caught(monkeypatch, capsys) -> None:
+    """The exploiter-curve plot carries a digest of its data: new data and an old plot fail."""
+    series = docs.curve_series(docs.RESULTS)
+    assert docs.plot_digest(docs.RESULTS / docs.CURVES_PNG) == docs.curves_digest(series)
+    series["full (2p)"] = [*series["full (2p)"], (2_000_000, 0.5)]
+    monkeypatch.setattr(docs, "curve_series", lambda folder: series)
+    assert docs.main(["--check"]) == 1
+    assert "exploit_curves.png (--plots)" in capsys.readouterr().err
+
+
 def test_mkdocs_build_is_strict_and_clean(tmp_path) -> None:
     """``mkdocs build --strict``: a broken link, a missing anchor or a nav entry without its page
     fails; the API pages render from the docstrings."""
