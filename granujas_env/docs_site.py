@@ -61,6 +61,11 @@ def _cell(text: Any) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _count(value: Any) -> str:
+    """``1605632`` -> ``1,605,632``; anything else as it is (blank for None)."""
+    return f"{value:,}" if isinstance(value, int) else ("" if value is None else str(value))
+
+
 def _load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -71,17 +76,17 @@ def _load(path: Path) -> Any:
 def kind_of(data: Any) -> str:
     """Which tool wrote a result file: tournament, gauntlet, exploit, evaluate, bench, rows, other."""
     if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
-        keys = set(data[0])
-        if "total_games" in keys and "label" in keys:
+        keys = set.intersection(*(set(r) for r in data))
+        if {"total_games", "label", "games", "win_rate"} <= keys:
             return "tournament"
-        if "passed" in keys and "opponent" in keys:
+        if {"passed", "opponent", "win_rate"} <= keys:
             return "gauntlet"
-        if "model" in keys and "win_rate" in keys:
+        if {"model", "win_rate"} <= keys:
             return "evaluate"
     if isinstance(data, dict):
-        if "target" in data and "win_rate" in data:
+        if "target" in data and isinstance(data.get("win_rate"), float):
             return "exploit"
-        if "learner_steps_per_s" in data:
+        if {"learner_steps_per_s", "env_share"} <= set(data):
             return "bench"
         if isinstance(data.get("rows"), list) and all(
             isinstance(r, dict) and "win_rate" in r for r in data["rows"]
@@ -186,7 +191,7 @@ def _exploit_table(files: list[tuple[str, Any]]) -> list[str]:
     for name, data in files:
         lines.append(
             f"| [{name}]({name}) | `{_cell(data['target'])}` | {data.get('players', '')} "
-            f"| {data.get('mode', '')} | {data.get('steps', 0):,} | {rate_text(data)} "
+            f"| {data.get('mode', '')} | {_count(data.get('steps'))} | {rate_text(data)} "
             f"| {data.get('games', '')} | {_curve_text(data.get('curve') or [])} |\n"
         )
     return lines
@@ -199,7 +204,7 @@ def _rows_table(name: str, rows: list[Mapping[str, Any]], note: str | None) -> l
         agent = row.get("agent") or row.get("model") or ""
         if not agent and (match := _AGENTS.search(row.get("command", ""))):
             agent = match.group(1).split(",")[0]
-        steps = f"{row['steps']:,}" if isinstance(row.get("steps"), int) else ""
+        steps = _count(row.get("steps"))
         lines.append(
             f"| `{_cell(agent)}` | {_cell(row.get('opponent', ''))} | {steps} "
             f"| {row.get('games', '')} | {rate_text(row)} |\n"
@@ -427,7 +432,7 @@ def models_markdown(models: Path, docs: Path, header: str) -> str:
         exploiter = card.get("exploiter") or {}
         probe = rate_text(exploiter) if "win_rate" in exploiter else "-"
         if "win_rate" in exploiter and exploiter.get("steps"):
-            probe += f" at {exploiter['steps']:,} steps"
+            probe += f" at {_count(exploiter['steps'])} steps"
         lines.append(
             f"| [`{name}`](#{name}) | {_cell(_purpose(name, card))} | {_tables_text(card)} "
             f"| {rate_text(latest[2]) if 2 in latest else '-'} "
@@ -444,7 +449,7 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
     if card.get("mode"):
         facts.append(f"mode `{card['mode']}`")
     if card.get("steps"):
-        facts.append(f"{card['steps']:,} learner steps")
+        facts.append(f"{_count(card['steps'])} learner steps")
     if card.get("env_version"):
         facts.append(f"env `{card['env_version']}`")
     if facts:
@@ -486,7 +491,7 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
         where = _link(exploiter.get("results", ""), "", docs)
         figures.append(
             f"- exploiter probe ({exploiter.get('players', 2)} players, "
-            f"{exploiter.get('steps', 0):,} learner steps): **{rate_text(exploiter)}**"
+            f"{_count(exploiter.get('steps'))} learner steps): **{rate_text(exploiter)}**"
             f"{' (' + where + ')' if where else ''}\n  `{_cell(exploiter.get('command', ''))}`\n"
         )
     elif exploiter.get("note"):

@@ -139,10 +139,12 @@ def test_results_hold_the_shipped_and_the_archive_the_candidates() -> None:
     assert kept and archived
     assert not [n for n in kept if "candidate" in n]
     assert all("candidate" in n for n in archived)
+    page = (RESULTS / "index.md").read_text(encoding="utf-8")
     for name in kept:
         if name.endswith(".json"):
-            data = json.loads((RESULTS / name).read_text(encoding="utf-8"))
-            assert kind_of(data) != "other", f"{name}: no table of the results page shows it"
+            assert f"]({name})" in page, f"{name}: the results page does not link it"
+    tournament = json.loads((RESULTS / "full_2p.json").read_text(encoding="utf-8"))
+    assert kind_of(tournament) == "tournament" and kind_of({"note": "x"}) == "other"
 
 
 def test_readme_is_short_and_links_into_the_site() -> None:
