@@ -1,0 +1,36 @@
+"""Bots for Bang! The Dice Game, by name: ``make("heuristic")``, ``make("random", seed=0)``.
+
+The project-wide registry (agents/registry.py) keeps granujas' names; Bang!'s bots are made here
+(``GameSpec.tools["registry"]`` of ``bang-dice`` names this :func:`make`). ``random`` is the
+generic :class:`agents.random_agent.RandomAgent`: it reads only the action mask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agents.bang_dice.heuristic import BangHeuristic
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+
+__all__ = ["BOTS", "available", "make", "BangHeuristic"]
+
+BOTS: dict[str, Callable[..., Agent]] = {
+    "heuristic": BangHeuristic,
+    "random": RandomAgent,
+}
+
+
+def available() -> list[str]:
+    """The names of the Bang! bots, sorted."""
+    return sorted(BOTS)
+
+
+def make(name: str, **kwargs: Any) -> Agent:
+    """The Bang! bot ``name`` built with ``kwargs`` (ValueError naming the bots otherwise)."""
+    try:
+        factory = BOTS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown Bang! bot {name!r}; the bots are: {', '.join(available())}") from None
+    return factory(**kwargs)

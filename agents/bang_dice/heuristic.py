@@ -1,0 +1,271 @@
+"""A rule-based Bang! The Dice Game bot that plays for its role and infers the hidden ones.
+
+It keeps a :class:`~agents.bang_dice.beliefs.RolePosterior` over the roles it does not know,
+updated from the public history in its view (who shot whom, who gave whom a beer or Sid
+Ketchum's heal, each against the seats the actor could have chosen; reveals at eliminations).
+From the posterior and its own role it scores every seat: how much hurting it helps its side
+(:meth:`BangHeuristic.enemy_scores`, positive for a likely enemy, negative for a likely friend).
+Then:
+
+- **dice**: it keeps a die whose face is worth more to it than a fresh roll and rerolls the
+  others: a bull's-eye is worth the best enemy score in its reach (negative when only friends are
+  in reach: it must shoot one), a beer the best heal, Gatlings only in numbers and when the table
+  is mostly enemies, arrows nothing (rerolling risks another arrow); with two dynamite and little
+  life it stops;
+- **targets**: it shoots the best-scored seat in reach (a kill counts extra), gives beers (and
+  Sid Ketchum's heal) to the hurt seat it most wants alive, Slab doubles a shot on a likely enemy,
+  Kit Carlson discards its own and friends' arrows;
+- **reactions**: Pedro Ramirez always discards an arrow; Bart Cassidy takes an arrow instead of a
+  life point while the pile is not close to the Indian attack, or when his life is low.
+
+``posterior(view)`` exposes its beliefs (seat -> role -> probability) for the accuracy statistic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import numpy as np
+
+from agents.bang_dice.beliefs import RolePosterior
+from agents.base import Agent, legal_ids
+from granujas_env.bang_dice.engine import actions as A
+from granujas_env.bang_dice.engine.game import (
+    ARROW,
+    BEER,
+    DEPUTY,
+    DYNAMITE,
+    GATLING,
+    ONE,
+    OUTLAW,
+    RENEGADE,
+    ROLE_DEAL,
+    SHERIFF,
+    TWO,
+)
+from granujas_env.bang_dice.view import BangView
+
+__all__ = ["BangHeuristic", "ROLE_VALUES"]
+
+#: how much hurting a player of each role helps a player of the row's role (negative: a friend).
+#: A Renegade wants the Sheriff alive until the others are gone (see enemy_scores).
+ROLE_VALUES: dict[str, dict[str, float]] = {
+    SHERIFF: {SHERIFF: -2.0, DEPUTY: -1.0, OUTLAW: 1.0, RENEGADE: 0.7},
+    DEPUTY: {SHERIFF: -2.0, DEPUTY: -0.8, OUTLAW: 1.0, RENEGADE: 0.7},
+    OUTLAW: {SHERIFF: 1.6, DEPUTY: 0.8, OUTLAW: -1.0, RENEGADE: 0.4},
+    RENEGADE: {SHERIFF: -0.6, DEPUTY: 0.7, OUTLAW: 0.8, RENEGADE: 0.6},
+}
+_SELF_VALUE = 1.3  # how much it wants itself alive (for beers)
+
+
+class BangHeuristic(Agent):
+    """The Bang! heuristic (see the module docstring). ``seed`` breaks ties."""
+
+    name = "heuristic"
+    wants_view = True
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._forget()
+
+    def _forget(self) -> None:
+        self._belief: RolePosterior | None = None
+        self._seat = -1
+        self._seen = 0
+        self._alive: list[bool] = []
+        self._characters: tuple[str, ...] = ()
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+            self._rng = random.Random(seed)
+        self._forget()
+
+    def __repr__(self) -> str:
+        return f"BangHeuristic(seed={self.seed!r})"
+
+    # ------------------------------------------------------------------ beliefs
+    def _sync(self, view: BangView) -> RolePosterior:
+        """Read the events of ``view`` not read yet into the posterior."""
+        events = view.events
+        if self._belief is None or view.seat != self._seat or len(events) < self._seen:
+            known = {p.seat: p.role for p in view.players if p.role is not None}
+            # the posterior starts from the deal: reveals of later events come as events
+            start = {view.seat: view.role}
+            if view.sheriff >= 0:
+                start[view.sheriff] = SHERIFF
+            if view.num_players == 3:
+                start = known
+            self._belief = RolePosterior(ROLE_DEAL[view.num_players], start)
+            self._seat, self._seen = view.seat, 0
+            self._alive = [True] * view.num_players
+            self._characters = tuple(p.character for p in view.players)
+        belief = self._belief
+        for event in events[self._seen :]:
+            kind = event[0]
+            if kind == "shot":
+                _, actor, target, face, _amount = event
+                if actor != view.seat:
+                    belief.observe("shot", actor, target, self._reach(actor, face))
+            elif kind == "beer" or (kind == "ability" and event[2] == "sid_ketchum"):
+                actor, target = (event[1], event[2]) if kind == "beer" else (event[1], event[3])
+                if actor != view.seat and target != actor:
+                    options = [s for s, alive in enumerate(self._alive) if alive and s != actor]
+                    belief.observe("heal", actor, target, options)
+            elif kind == "eliminated":
+                self._alive[event[1]] = False
+                belief.reveal(event[1], event[2])
+        self._seen = len(events)
+        return belief
+
+    def _reach(self, seat: int, face: str) -> list[int]:
+        """The seats a bull's-eye of ``face`` rolled by ``seat`` could hit (the engine's rule,
+        on the seats alive as the history is read)."""
+        n = len(self._alive)
+        order = [(seat + k) % n for k in range(n) if self._alive[(seat + k) % n]]
+        m = len(order)
+        faces = (ONE, TWO) if self._characters[seat] == "calamity_janet" else (face,)
+        offsets = set()
+        for f in faces:
+            d = 1 if f == ONE or m <= 3 else 2
+            offsets.add(d)
+            if self._characters[seat] == "rose_doolan":
+                offsets.add(d + 1)
+        return sorted({order[k] for d in offsets for k in (d % m, -d % m) if k})
+
+    def posterior(self, view: BangView) -> dict[int, dict[str, float]]:
+        """seat -> role -> probability, as this bot believes from ``view``'s history."""
+        return self._sync(view).marginals()
+
+    # ------------------------------------------------------------------ values
+    def enemy_scores(self, view: BangView) -> list[float]:
+        """Per seat: how much hurting it helps this bot's side (its own seat: -_SELF_VALUE)."""
+        me, n = view.seat, view.num_players
+        players = view.players
+        if n == 3:
+            out = []
+            for p in players:
+                if p.seat == me:
+                    out.append(-_SELF_VALUE)
+                elif view.last_standing or p.seat == view.three_player_target:
+                    out.append(1.0)
+                else:
+                    out.append(0.5)  # the one hunting me: worth hitting, not my win
+            return out
+        marginals = self._sync(view).marginals()
+        values = dict(ROLE_VALUES[view.role])
+        living_roles = {
+            r for p in players if p.alive and p.seat != me
+            for r, prob in marginals[p.seat].items() if prob > 0.01
+        }
+        if view.role == RENEGADE and not (living_roles - {SHERIFF}):
+            values[SHERIFF] = 1.5  # only the Sheriff is left: now he is the target
+        if view.role in (SHERIFF, DEPUTY) and OUTLAW not in living_roles:
+            values[RENEGADE] = 1.2
+        out = []
+        for p in players:
+            if p.seat == me:
+                out.append(-_SELF_VALUE)
+            else:
+                out.append(sum(prob * values[r] for r, prob in marginals[p.seat].items()))
+        return out
+
+    def _heal_value(self, view: BangView, scores: list[float], seat: int) -> float:
+        p = view.players[seat]
+        missing = p.max_life - p.life
+        if not p.alive or missing <= 0:
+            return -1.0  # a wasted beer
+        friend = -scores[seat]
+        if friend <= 0:
+            return friend
+        urgency = 1.0 + 2.0 / max(1, p.life)
+        return friend * urgency
+
+    def _shot_value(self, view: BangView, scores: list[float], seat: int, amount: int = 1) -> float:
+        value = scores[seat]
+        if value > 0 and view.players[seat].life <= amount:
+            value *= 1.8  # a kill
+        return value - 0.01 * view.players[seat].life  # tie-break: the weaker one
+
+    def _reach_now(self, view: BangView, face: str) -> list[int]:
+        self._alive = [p.alive for p in view.players]
+        return self._reach(view.seat, face)
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
+        legal = legal_ids(observation)
+        if not isinstance(view, BangView):
+            raise ValueError("BangHeuristic needs the seat view (view=env.unwrapped.seat_view(agent))")
+        self._sync(view)
+        kind = view.decision
+        if kind == "reroll":
+            return self._reroll(view, legal)
+        if kind == "pedro_ramirez":
+            return A.YES
+        if kind == "bart_cassidy":
+            me = view.players[view.seat]
+            return A.YES if view.arrow_pile >= 4 or me.life <= 2 else A.NO
+        scores = self.enemy_scores(view)
+        n, me = view.num_players, view.seat
+        targets = {(me + a - A.TARGET_BASE) % n: a for a in legal if A.TARGET_BASE <= a < A.YES}
+        if kind == "shoot":
+            return targets[max(targets, key=lambda s: self._shot_value(view, scores, s))]
+        if kind in ("beer", "sid_ketchum"):
+            return targets[max(targets, key=lambda s: self._heal_value(view, scores, s))]
+        if kind == "kit_carlson":
+            best = max(targets, key=lambda s: -scores[s], default=None)
+            return targets[best] if best is not None and scores[best] < 0 else A.NO
+        if kind == "slab_double":
+            return self._slab(view, scores, legal)
+        return legal[self._rng.randrange(len(legal))]
+
+    def _slab(self, view: BangView, scores: list[float], legal: list[int]) -> int:
+        best, choice = 0.6, A.NO
+        for action in legal:
+            if action >= A.DIE_BASE:
+                face = view.dice[action - A.DIE_BASE]
+                value = max(scores[s] for s in self._reach_now(view, face))
+                if value > best:
+                    best, choice = value, action
+        return choice
+
+    def _face_values(self, view: BangView, scores: list[float]) -> dict[str, float]:
+        """What each face is worth to this bot now, at resolution."""
+        me = view.seat
+        values = {ARROW: 0.0, DYNAMITE: -0.3}
+        for face in (ONE, TWO):
+            reach = self._reach_now(view, face)
+            values[face] = max((self._shot_value(view, scores, s) for s in reach), default=0.0)
+        heals = [self._heal_value(view, scores, p.seat) for p in view.players if p.alive]
+        values[BEER] = max(0.0, max(heals, default=0.0)) * 0.5
+        enemies = sum(scores[p.seat] for p in view.players if p.alive and p.seat != me)
+        values[GATLING] = enemies + 0.3 * view.players[me].arrows  # per Gatling fired
+        return values
+
+    def _reroll(self, view: BangView, legal: list[int]) -> int:
+        scores = self.enemy_scores(view)
+        values = self._face_values(view, scores)
+        dice = view.dice
+        need = 2 if view.players[view.seat].character == "willy_the_kid" else 3
+        gatlings = dice.count(GATLING)
+        gatling_good = values[GATLING] > 0.5
+
+        def worth(face: str) -> float:
+            if face == GATLING:
+                if gatling_good and gatlings >= need - 1:
+                    return values[GATLING] / need + 0.4
+                return 0.0
+            return values[face]
+
+        fresh = sum(worth(f) for f in (ONE, TWO, BEER, GATLING)) / 6.0 - 0.15  # arrow, dynamite risk
+        me = view.players[view.seat]
+        if dice.count(DYNAMITE) == 2 and me.life <= 2:
+            return A.STOP
+        mask = 0
+        for i, face in enumerate(dice):
+            if worth(face) < fresh:
+                mask |= 1 << i
+        mask &= max(legal)  # the legal masks are the submasks of the rerollable dice
+        return mask

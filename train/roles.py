@@ -1,0 +1,220 @@
+"""Ratings by role for the hidden-role team games (Bang! The Dice Game): each agent's win rate in
+each role and overall, with Wilson intervals, and the beliefs' accuracy by turn.
+
+Agents take the seats in turn, shifted by one seat every game (seat ``s`` of game ``i`` plays
+``agents[(s + i) % len(agents)]``), and each game's deal gives the roles, so every agent plays
+every role at every seat. A seat wins when its side wins (eliminated seats included). Bots that
+keep beliefs (a ``posterior(view)`` method) are asked, at the start of every turn, for the
+probability they put on the true role of every seat hidden from them; the prior (every
+unknown role equally likely) is reported beside it.
+
+    python -m train.roles --game bang-dice --agents heuristic random --players 5 --games 1000 \\
+        --seed 100000 --json docs/results/bang_dice_heuristic_vs_random_5p.json
+
+This is the Bang! path of ``python -m train.tournament --game bang-dice``: the tournament hands
+``--game bang-dice`` runs to :func:`main` (or calls :func:`run_roles` and :func:`format_table`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from granujas_env import games
+from granujas_env.cli import run_main
+from train.tournament import wilson_interval
+
+__all__ = ["seating", "play_game", "run_roles", "summarize", "format_table", "main"]
+
+Z95 = 1.959963984540054
+
+
+def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
+    """The agent of every seat in game ``index``: agents in turn, shifted one seat per game."""
+    return [agents[(s + index) % len(agents)] for s in range(num_players)]
+
+
+def _factory(game_name: str) -> Callable[..., Any]:
+    module, _, attribute = games.get(game_name).tools["registry"].partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def _prior_accuracy(game: Any, seat: int, hidden: list[int]) -> list[float]:
+    """What a seat that believes every unknown role equally likely puts on the true roles."""
+    left = Counter(game.roles[s] for s in hidden)
+    return [left[game.roles[s]] / len(hidden) for s in hidden]
+
+
+def play_game(
+    game_name: str, seat_agents: Sequence[str], seed: int, make: Callable[..., Any] | None = None
+) -> dict[str, Any]:
+    """Play one game with ``seat_agents[s]`` at seat ``s``; the record of :mod:`stats`, plus the
+    agents and, per belief-keeping seat, (turn, believed, prior) probabilities of true roles."""
+    spec = games.get(game_name)
+    stats = importlib.import_module(spec.tools["stats"])
+    make = make or _factory(game_name)
+    n = len(seat_agents)
+    environment = spec.raw_env(num_players=n)
+    environment.reset(seed=seed)
+    bots = [make(name, seed=seed * 8 + s) for s, name in enumerate(seat_agents)]
+    for s, bot in enumerate(bots):
+        bot.reset(seed=seed * 8 + s)
+    believers = [s for s, bot in enumerate(bots) if callable(getattr(bot, "posterior", None))]
+    beliefs: list[tuple[int, int, float, float]] = []  # (seat, turn, believed, prior)
+    game = environment.game
+    turn = 0
+    while not game.game_over:
+        if game.turn_number != turn:
+            turn = game.turn_number
+            for s in believers:
+                hidden = stats.hidden_seats(game, s)
+                if hidden and game.alive[s]:
+                    posterior = bots[s].posterior(environment.seat_view(environment.possible_agents[s]))
+                    believed = stats.posterior_accuracy(game, s, posterior)
+                    prior = _prior_accuracy(game, s, hidden)
+                    beliefs += [(s, turn, b, p) for b, p in zip(believed, prior)]
+        agent = environment.agent_selection
+        bot = bots[environment.agent_name_mapping[agent]]
+        view = environment.seat_view(agent) if getattr(bot, "wants_view", True) else None
+        environment.step(bot.act(environment.observe(agent), view=view))
+    record = stats.game_record(game)
+    record.update(seed=seed, agents=list(seat_agents), beliefs=beliefs)
+    return record
+
+
+def run_roles(
+    game_name: str, agents: Sequence[str], num_players: int, num_games: int, seed: int
+) -> list[dict[str, Any]]:
+    """Play ``num_games`` games (game ``i`` dealt by seed ``seed + i``); their records."""
+    make = _factory(game_name)
+    return [
+        play_game(game_name, seating(agents, num_players, i), seed + i, make) for i in range(num_games)
+    ]
+
+
+def _rate(wins: int, played: int) -> dict[str, Any]:
+    low, high = wilson_interval(wins, played)
+    return {"wins": wins, "games": played, "rate": wins / played if played else None, "ci95": [low, high]}
+
+
+def summarize(agents: Sequence[str], records: Sequence[dict[str, Any]], game_name: str) -> dict[str, Any]:
+    """Win rates by agent and role (Wilson 95% intervals), the differences between the first two
+    agents by role, and belief accuracy by agent and turn bucket."""
+    stats = importlib.import_module(games.get(game_name).tools["stats"])
+    tally: dict[str, dict[str, list[int]]] = {a: defaultdict(lambda: [0, 0]) for a in agents}
+    accuracy: dict[str, dict[str, list[float]]] = {a: defaultdict(lambda: [0.0, 0.0, 0]) for a in agents}
+    for record in records:
+        for name, role, won in zip(record["agents"], record["roles"], record["won"]):
+            for key in (role, "overall"):
+                tally[name][key][0] += won
+                tally[name][key][1] += 1
+        for seat, turn, believed, prior in record["beliefs"]:
+            cell = accuracy[record["agents"][seat]][stats.turn_bucket(turn)]
+            cell[0] += believed
+            cell[1] += prior
+            cell[2] += 1
+    roles = sorted({r for record in records for r in record["roles"]})
+    by_agent = {
+        a: {"overall": _rate(*tally[a]["overall"]), "by_role": {r: _rate(*tally[a][r]) for r in roles}}
+        for a in agents
+    }
+    summary: dict[str, Any] = {
+        "game": game_name,
+        "players": len(records[0]["roles"]) if records else None,
+        "games": len(records),
+        "first_seed": records[0]["seed"] if records else None,
+        "agents": list(agents),
+        "seating": "agents in turn, shifted one seat per game; roles from each game's deal",
+        "by_agent": by_agent,
+        "belief_accuracy": {
+            a: {
+                bucket: {"believed": cell[0] / cell[2], "prior": cell[1] / cell[2], "samples": cell[2]}
+                for bucket, cell in sorted(accuracy[a].items(), key=lambda kv: int(kv[0].split("-")[0].rstrip("+")))
+            }
+            for a in agents if accuracy[a]
+        },
+    }
+    if len(agents) >= 2:
+        first, second = agents[0], agents[1]
+        summary["difference"] = {
+            key: _difference(by_agent[first][k] if key == "overall" else by_agent[first]["by_role"][k],
+                             by_agent[second][k] if key == "overall" else by_agent[second]["by_role"][k])
+            for key, k in [("overall", "overall")] + [(r, r) for r in roles]
+        }
+        summary["difference_of"] = f"{first} - {second}"
+    return summary
+
+
+def _difference(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """The difference of two win rates with its normal 95% interval."""
+    if not a["games"] or not b["games"]:
+        return {"points": None, "ci95": None}
+    pa, pb = a["rate"], b["rate"]
+    half = Z95 * math.sqrt(pa * (1 - pa) / a["games"] + pb * (1 - pb) / b["games"])
+    return {"points": 100 * (pa - pb), "ci95": [100 * (pa - pb - half), 100 * (pa - pb + half)]}
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    """The summary as text: one row per agent, a column per role."""
+    roles = list(next(iter(summary["by_agent"].values()))["by_role"])
+    head = f"{'agent':<12}" + "".join(f"{r:>22}" for r in roles) + f"{'overall':>22}"
+    lines = [f"{summary['game']}, {summary['players']} players, {summary['games']} games", head]
+
+    def cell(row: dict[str, Any]) -> str:
+        if not row["games"]:
+            return f"{'-':>22}"
+        low, high = row["ci95"]
+        return f"{100 * row['rate']:>7.1f}% [{100 * low:4.1f},{100 * high:5.1f}]"
+
+    for name, row in summary["by_agent"].items():
+        lines.append(f"{name:<12}" + "".join(cell(row["by_role"][r]) for r in roles) + cell(row["overall"]))
+    if "difference" in summary:
+        diff = summary["difference"]
+        text = ", ".join(
+            f"{k} {d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]"
+            for k, d in diff.items() if d["points"] is not None
+        )
+        lines.append(f"difference ({summary['difference_of']}, points): {text}")
+    for name, buckets in summary.get("belief_accuracy", {}).items():
+        text = ", ".join(f"turns {b}: {c['believed']:.3f} (prior {c['prior']:.3f})" for b, c in buckets.items())
+        lines.append(f"{name} belief on true roles: {text}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m train.roles", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="bang-dice", choices=[g for g in games.available() if g != "granujas"])
+    parser.add_argument("--agents", nargs="+", required=True, help="bot names of the game's registry")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0, help="game i is dealt by seed + i")
+    parser.add_argument("--json", metavar="FILE", help="write the summary (and the command) here")
+    args = parser.parse_args(argv)
+    spec = games.get(args.game)
+    if args.players not in spec.players:
+        parser.error(f"--players must be in {spec.players.start}..{spec.players.stop - 1}")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    started = time.perf_counter()
+    records = run_roles(args.game, args.agents, args.players, args.games, args.seed)
+    summary = summarize(args.agents, records, args.game)
+    summary["elapsed_s"] = round(time.perf_counter() - started, 1)
+    summary["command"] = "python -m train.roles " + " ".join(sys.argv[1:] if argv is None else argv)
+    print(format_table(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_main(main))
