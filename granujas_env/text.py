@@ -335,7 +335,7 @@ class Narrator:
         place = self._places.get(sid)
         if view is not None and sid in view.safes:
             where = _location(view, view.safes[sid].location)
-            return f"the Safe at {place}" if place else f"a {where} Safe"
+            return f"the Safe at {place}" if place else f"a Safe of {where}"
         return f"the Safe at {place}" if place else "a Safe"
 
     def _event(self, event: tuple, view: SeatView | None) -> list[str]:
@@ -457,7 +457,7 @@ class Narrator:
         _, _, rival, choice = event
         who = self._ability or "a rival's Presidiario/a"
         if choice == "reputation":
-            return [self._reputation(rival, -1, f"{who}: it keeps its henchmen out of jail")]
+            return [self._reputation(rival, -1, f"chose it over jailing a henchman ({who})")]
         if choice == "jail":
             return [f"    p{rival} puts one of its free henchmen in jail rather than lose "
                     f"reputation ({who})"]

@@ -13,11 +13,17 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
+import scenario
 
 import agents
+from agents.human import HumanAgent
 from granujas_env import play, record
+from granujas_env.engine import actions as A
 from granujas_env.play import main, seat_names
+from granujas_env.text import text_observation
+from granujas_env.view import seat_view
 
 SEPARATOR = "=" * 100
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,3 +191,89 @@ def test_ctrl_c_in_a_real_process_leaves_without_traceback() -> None:
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "interrupted: game abandoned after" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------------------------ the terminal's answers
+def _ask(game, answers: str) -> tuple[int, str]:
+    """The human agent's action at ``game``'s pending decision, given ``answers`` (lines)."""
+    seat = game.decision.player
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask[game.legal_actions()] = 1
+    screen = io.StringIO()
+    person = HumanAgent(input=io.StringIO(answers), output=screen)
+    return person.act({"action_mask": mask}, seat_view(game, seat)), screen.getvalue()
+
+
+def _at_challenge():
+    game = scenario.new_game(2, seed=0, first=0)
+    scenario.advance_to(game, "plan_card", 0)
+    scenario.play(game, game.legal_actions()[0], A.SLOT + 5)
+    scenario.advance_to(game, "challenge", 1)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("challenge", A.CONFIRM), ("yes", A.CONFIRM), ("pass", A.PASS), ("no", A.PASS),
+     ("do not challenge", A.PASS), ("1", A.CONFIRM)],
+)
+def test_the_common_words_are_unambiguous(answer: str, expected: int) -> None:
+    action, screen = _ask(_at_challenge(), answer + "\n")
+    assert action == expected
+    assert "Your decision: Challenge p0's card in slot 5?" in screen
+    assert "Not a legal action" not in screen
+
+
+def test_a_long_wrong_answer_is_cut_in_the_echo() -> None:
+    action, screen = _ask(_at_challenge(), "x" * 3000 + "\npass\n")
+    assert action == A.PASS
+    assert ("Not a legal action: '" + "x" * 80 + "'… (3000 characters) is not a legal action; "
+            "legal options: ") in screen
+    assert "x" * 81 not in screen
+
+
+def test_saloon_spaces_are_labelled_apart_from_the_action_ids() -> None:
+    game = scenario.new_game(2, seed=0, first=0)
+    scenario.advance_to(game, "hire", 0)
+    screen = text_observation(seat_view(game, 0))
+    table, menu = screen.split("Legal actions (id, name, meaning):")
+    assert re.findall(r"^  S(\d): ", table, re.M) == ["1", "2", "3"]
+    assert not re.findall(r"^ *\d+\) ", table, re.M)  # "12) ..." lines only in the menu
+    assert "hire from Saloon space S1 for" in menu
+
+
+def test_decisions_without_a_real_choice_are_played_and_said() -> None:
+    game = scenario.new_game(2, seed=0, first=0)
+    scenario.advance_to(game, "hire", 0)
+    hire = next(a for a in game.legal_actions() if A.SALOON <= a < A.SHERIFF)
+    scenario.play(game, hire)
+    scenario.advance_to(game, "place", 0)
+    scenario.play(game, A.SHEET)  # one Granuja on the sheet: its order changes nothing
+    scenario.expect(game, "rearrange", 0)
+    action, screen = _ask(game, "")  # no input: asking would end the game
+    assert action == A.PASS
+    assert ("(p0: no Granuja on your sheet answers a neighbour, so the order changes nothing; "
+            "played for you: finish: keep the sheet in this order)") in screen
+    assert "your choice" not in screen
+    # a single legal action
+    game = scenario.new_game(2, seed=0, first=0)
+    scenario.advance_to(game, "plan_card", 0)
+    scenario.set_hand(game, 0, [4])
+    action, screen = _ask(game, "")
+    assert action == A.CARD + 4
+    assert "(p0: the only legal choice, played for you: play the 4 (you choose its slot next))" \
+        in screen
+
+
+def test_a_rearrangement_that_can_matter_is_asked() -> None:
+    game = scenario.new_game(2, seed=0, first=0)
+    answerer = scenario.make_granuja(game, "banquero", "servicial")  # answers on its left
+    scenario.put_on_sheet(game, 0, 1, answerer)
+    scenario.advance_to(game, "hire", 0)
+    hire = next(a for a in game.legal_actions() if A.SALOON <= a < A.SHERIFF)
+    scenario.play(game, hire)
+    scenario.advance_to(game, "place", 0)
+    scenario.play(game, A.SHEET)
+    scenario.expect(game, "rearrange", 0)
+    action, screen = _ask(game, "pass\n")
+    assert action == A.PASS and "your choice" in screen
