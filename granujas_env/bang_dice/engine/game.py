@@ -11,6 +11,7 @@ seed leaves open is in docs/bang_dice/rules.md. All chance comes from one seeded
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import index as as_index
@@ -107,7 +108,8 @@ class BangGame:
             raise TypeError(f"config must be a BangConfig, got {type(config).__name__}")
         self.config = config
         self.seed = check_seed(seed)
-        self.rng = new_rng(self.seed)
+        self._rng = new_rng(self.seed)
+        self._rng_shared = False
         n = config.num_players
         roles = list(ROLE_DEAL[n])
         self.rng.shuffle(roles)
@@ -247,7 +249,8 @@ class BangGame:
         game = cls.__new__(cls)
         game.config = BangConfig(n)
         game.seed = check_seed(desc.get("seed", 0))
-        game.rng = new_rng(game.seed)
+        game._rng = new_rng(game.seed)
+        game._rng_shared = False
         game._setup(roles, characters, max_life, life, arrows, turn, last_standing)
         for faces in desc.get("rolls", ()):
             game.set_next_roll(faces)
@@ -268,6 +271,19 @@ class BangGame:
         self.forced.extend(FACES[FACES.index(f)] for f in faces)
 
     # ------------------------------------------------------------------ public API
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator (every die); owned by this game alone once read."""
+        if self._rng_shared:  # a clone shares it: copy before anyone draws from it
+            self._rng = rng_with_state(self._rng.getstate())
+            self._rng_shared = False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_shared = False
+
     @property
     def decision(self) -> Frame | None:
         """The pending decision (kind, player, data), or None when the game is over."""
@@ -346,7 +362,10 @@ class BangGame:
         new = BangGame.__new__(BangGame)
         fields = new.__dict__
         fields.update(self.__dict__)  # numbers, strings, flags, frozensets, config: shared
-        fields["rng"] = rng_with_state(self.rng.getstate())
+        # copy-on-write: the generator is shared until either game rolls (copying its 625-word
+        # state costs more than the rest of the clone)
+        self._rng_shared = True
+        fields["_rng_shared"] = True
         fields["roles"] = self.roles.copy()
         fields["characters"] = self.characters.copy()
         fields["max_life"] = self.max_life.copy()
