@@ -16,6 +16,7 @@ table), read from the game: the server adds it only once the game is over.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,15 +24,35 @@ from ..docs import _effect_words
 from ..engine import actions as A
 from ..engine.game import DECISION_KINDS, Game
 from ..render import SLOT_NAMES
-from ..text import decision_text, granuja_text, legal_action_menu, narrate
+from ..text import granuja_text, legal_action_menu, narrate
 from ..view import GranujaView, PlayerView, SeatView, seat_view
 
-__all__ = ["final_json", "public_json", "seat_json"]
+__all__ = ["final_json", "plain_decision", "public_json", "seat_json"]
+
+# The engine's action-group names in a decision's description, "(card)", "(sheet / saloon)": a
+# player reads the menu's words instead
+_GROUP_NAMES = re.compile(r" ?\((?:[a-z_]+)(?: / [a-z_]+)*\)")
 
 # Keys of the seat JSON that belong to the seat that looks, not to the table: blank in the public
 # view whatever the merge gives (a 2-player merge of two hands of equal size would keep the
 # positions where both hands hold the same card).
 _OWN_KEYS = {"seat": None, "acting": False, "hand": [], "menu": [], "decision_id": None}
+
+
+def plain_decision(kind: str) -> str:
+    """What a decision of ``kind`` asks, in words (the engine's description without its action
+    group names): "step 1 Plan: choose the poker card to play" for ``plan_card``."""
+    return _GROUP_NAMES.sub("", DECISION_KINDS.get(kind, kind.replace("_", " ")))
+
+
+def _prompt(names: Sequence[str], winner: int | None, kind: str | None, player: int,
+            acting: bool) -> str:
+    """The line over the menu: the result, the seat's own question, or whom it waits for."""
+    if kind is None:
+        return "The game is over." if winner is None else f"The game is over: {names[winner]} wins."
+    if acting:
+        return f"Your move: {plain_decision(kind)}."
+    return f"Waiting for {names[player]}: {plain_decision(kind)}."
 
 
 def _card(value: int | None) -> str | None:
@@ -121,8 +142,9 @@ def seat_json(view: SeatView, names: Sequence[str], decision_id: str | None = No
             "kind": view.decision,
             "player": view.deciding_player,
             "about": DECISION_KINDS.get(view.decision, view.decision),
+            "question": plain_decision(view.decision),
         },
-        "prompt": decision_text(view),
+        "prompt": _prompt(names, view.winner, view.decision, view.deciding_player, view.acting),
         "acting": view.acting,
         "decision_id": decision_id if view.acting else None,
         "menu": [item._asdict() for item in legal_action_menu(view)],
@@ -169,8 +191,9 @@ def public_json(game: Game, names: Sequence[str]) -> dict:
     """The table as every seat sees it: what all seats' JSONs agree on (no hand, no menu)."""
     merged = _common([seat_json(seat_view(game, s), names) for s in range(game.num_players)])
     merged.update(_OWN_KEYS)
-    merged["prompt"] = (f"The game is over; p{game.winner} won." if game.game_over
-                        else f"p{game.decision.player} is deciding ({game.decision.kind}).")
+    frame = game.decision
+    merged["prompt"] = _prompt(names, game.winner, None if frame is None else frame.kind,
+                               -1 if frame is None else frame.player, False)
     return merged
 
 
@@ -180,6 +203,8 @@ def final_json(game: Game) -> dict:
         raise ValueError("the score table is shown only when the game is over")
     return {
         "breakdown": [game.score_breakdown(s) for s in range(game.num_players)],
+        # the reputation track's value; breakdown's "reputation" is the tech it is worth
+        "reputation": [p.reputation for p in game.players],
         "money": [p.money for p in game.players],
         "safe_values": {str(s.id): s.value for s in game.safes if s.holder >= 0},
         "winner": game.winner,

@@ -10,6 +10,7 @@
   const prompt = document.getElementById("prompt");
   const events = document.getElementById("events");
   const after = document.getElementById("after");
+  const autoPass = document.getElementById("auto-pass");
   let timer = null;
   let last = "";
 
@@ -21,7 +22,11 @@
     last = text;
     G.renderTable(table, s);
     G.renderEvents(events, s.events);
+    G.renderNotices(s.notices);
+    G.renderHelp(s);
     prompt.textContent = s.prompt;
+    autoPass.checked = s.auto_pass;
+    document.getElementById("auto-pass-label").hidden = s.game_over;
     menu.replaceChildren();
     for (const item of s.menu) {
       const button = G.add(menu, "button", "action");
@@ -31,10 +36,14 @@
       button.addEventListener("click", function () { choose(item.id, s.decision_id); });
     }
     document.getElementById("status").textContent =
-      s.game_over ? "game over" : (s.acting ? "your decision" : "waiting for p" + s.decision.player);
+      s.game_over ? "game over" : (s.acting ? "your move" : "waiting for " + s.players[s.decision.player].name);
     document.body.dataset.phase = s.game_over ? "over" : (s.acting ? "acting" : "waiting");
     after.hidden = !s.game_over;
     G.rendered();
+  }
+
+  function poll(s) {
+    if (!s.game_over && !s.acting) timer = setTimeout(load, 1500);
   }
 
   async function load() {
@@ -42,26 +51,33 @@
     try {
       const s = await G.api("GET", url(), undefined, token);
       draw(s);
-      if (!s.game_over && !s.acting) timer = setTimeout(load, 1500);
+      poll(s);
     } catch (e) {
       G.showError(e.message);
       timer = setTimeout(load, 3000);
     }
   }
 
-  async function choose(id, decisionId) {
+  async function send(suffix, body) {
+    clearTimeout(timer);
     for (const b of menu.querySelectorAll("button")) b.disabled = true;
     G.showError("");
     try {
-      draw(await G.api("POST", url("/actions"), { action: id, decision: decisionId }, token));
-      const s = JSON.parse(last);
-      if (!s.game_over && !s.acting) timer = setTimeout(load, 1500);
+      const s = await G.api("POST", url(suffix), body, token);
+      draw(s);
+      poll(s);
     } catch (e) {
       G.showError(e.message);
       last = "";
       load();
     }
   }
+
+  function choose(id, decisionId) { send("/actions", { action: id, decision: decisionId }); }
+
+  autoPass.addEventListener("change", function () {
+    send("/settings", { auto_pass: autoPass.checked });
+  });
 
   document.getElementById("download").addEventListener("click", async function () {
     try {

@@ -20,7 +20,19 @@
         option.value = name;
       }
       select.value = previous[i] || (i === 0 ? options.human : "heuristic");
+      select.addEventListener("change", seedRule);
     }
+    seedRule();
+  }
+
+  // a seed chosen by one player would tell that player every hidden card of the others: the
+  // server accepts one only with a single human seat
+  function seedRule() {
+    const humans = Array.from(seats.querySelectorAll("select")).filter(function (s) { return s.value === options.human; }).length;
+    const seed = document.getElementById("seed");
+    seed.disabled = humans > 1;
+    if (humans > 1) seed.value = "";
+    seed.placeholder = humans > 1 ? "secret (several humans)" : "random";
   }
 
   async function openReplay(body) {
@@ -42,6 +54,7 @@
       length: document.getElementById("length").value,
       seed: seed === "" ? null : Number(seed),
       strategy_cards: document.getElementById("strategy").checked,
+      public: document.getElementById("public").checked,
     };
     try {
       const game = await G.api("POST", "/api/games", body);

@@ -45,6 +45,7 @@
     if (!replayId) throw new Error("This page needs a replay: open a record on the home page.");
     const first = await G.api("GET", "/api/replays/" + encodeURIComponent(replayId) + "/steps/0");
     steps = first.steps;
+    document.getElementById("seed").textContent = "seed " + first.seed + " (" + first.seed_source + ")";
     document.getElementById("steps").textContent = String(steps);
     slider.max = String(steps);
     first.players.forEach(function (p) {

@@ -56,7 +56,13 @@ function granuja(g, extra) {
   }
   card.classList.add("colour-" + g.colour);
   if (g.used) card.classList.add("used");
-  card.title = g.text;
+  card.title = g.text + " (click for the whole card)";
+  card.tabIndex = 0;
+  card.setAttribute("role", "button");
+  card.addEventListener("click", function () { G.showCard(g, extra); });
+  card.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); G.showCard(g, extra); }
+  });
   G.add(card, "div", "occ", g.occupation);
   G.add(card, "div", "trait", g.trait);
   G.add(card, "div", "label", g.label.replace(g.occupation + " " + g.trait + " ", ""));
@@ -65,6 +71,22 @@ function granuja(g, extra) {
   if (extra) G.add(card, "div", "extra", extra);
   return card;
 }
+
+// the whole text of a Granuja in the side panel: the card's own box cuts its effect short
+G.showCard = function (g, extra) {
+  const panel = document.getElementById("card-panel");
+  const box = document.getElementById("card-detail");
+  if (!panel || !box) return;
+  box.replaceChildren();
+  const card = G.add(box, "div", "granuja whole colour-" + g.colour);
+  G.add(card, "div", "occ", g.occupation);
+  G.add(card, "div", "trait", g.trait);
+  G.add(card, "div", "label", "colour " + g.colour + " · " + g.tech + " tech · hire cost " + g.cost + " $" + (g.used ? " · used this turn" : ""));
+  G.add(card, "div", "text", g.text);
+  if (extra) G.add(card, "div", "extra", extra);
+  panel.hidden = false;
+  panel.scrollIntoView({ block: "nearest" });
+};
 
 function henchmen(parent, seats) {
   for (const s of seats) G.add(parent, "span", "henchman " + seatClass(s), "p" + s);
@@ -112,8 +134,9 @@ function infoBar(root, s) {
     G.add(bar, "span", "", "first player p" + s.first_player);
     G.add(bar, "span", "", "p" + s.current_player + "'s turn");
     if (s.decision) {
-      G.add(bar, "span", "deciding " + seatClass(s.decision.player),
-        "deciding: p" + s.decision.player + " (" + s.decision.kind + ")");
+      const who = s.decision.player === s.seat ? "your move" : s.players[s.decision.player].name + " is deciding";
+      const deciding = G.add(bar, "span", "deciding " + seatClass(s.decision.player), who);
+      deciding.title = s.decision.question;
     }
     if (s.current.slot_name) {
       const cur = G.add(bar, "span", "", "card in play: slot " + s.current.slot_name);
@@ -211,13 +234,21 @@ function finalTable(root, s) {
   G.add(box, "h2", "", "Final score");
   const table = G.add(box, "table");
   const head = G.add(table, "tr");
-  for (const t of ["player", "Safes", "Marks", "reputation", "Granujas", "total", "money"]) G.add(head, "th", "", t);
+  const titles = ["player", "Safes", "Marks", "reputation → tech", "Granujas", "total tech", "money"];
+  for (const t of titles) G.add(head, "th", "", t);
   s.final.breakdown.forEach(function (b, seat) {
     const row = G.add(table, "tr", seat === s.final.winner ? "winner" : "");
     G.add(row, "td", seatClass(seat), s.players[seat].name + (seat === s.final.winner ? " ★" : ""));
-    for (const k of ["safes", "marks", "reputation", "granujas", "total"]) G.add(row, "td", "", b[k]);
-    G.add(row, "td", "", s.final.money[seat]);
+    G.add(row, "td", "", b.safes);
+    G.add(row, "td", "", b.marks);
+    const rep = s.final.reputation[seat];
+    const cell = G.add(row, "td", "", (rep > 0 ? "+" : "") + rep + " → " + b.reputation);
+    cell.title = "reputation " + rep + " on the track is worth " + b.reputation + " tech";
+    G.add(row, "td", "", b.granujas);
+    G.add(row, "td", "", b.total);
+    G.add(row, "td", "", s.final.money[seat] + " $");
   });
+  G.add(box, "p", "small", "Safes: the values of the Safes held · Marks: +1 per Mark matching its Safe's value · reputation: the track's value and the tech it is worth · ties go to more money.");
 }
 
 function earlierDays(root, s) {
@@ -258,7 +289,32 @@ G.renderEvents = function (list, events) {
   list.scrollTop = list.scrollHeight;
 };
 
+// what the server did for the seat or the table that the events do not say (a bot replaced,
+// a forced choice played, an auto-pass)
+G.renderNotices = function (notices) {
+  const panel = document.getElementById("notes-panel");
+  const list = document.getElementById("notices");
+  if (!panel || !list) return;
+  list.replaceChildren();
+  for (const line of notices || []) G.add(list, "li", "", line);
+  panel.hidden = !(notices && notices.length);
+  list.scrollTop = list.scrollHeight;
+};
+
+// the help panel's slot abilities, from the table's leader
+G.renderHelp = function (s) {
+  const list = document.getElementById("help-slots");
+  if (!list || list.childElementCount) return;
+  for (const l of s.leader) G.add(list, "li", "", "slot " + l.slot_name + ": " + l.ability);
+};
+
 // a render counter the tests wait on
 G.rendered = function () {
   document.body.dataset.renders = String(Number(document.body.dataset.renders || "0") + 1);
 };
+
+// the card panel's close button, on the pages that have one
+(function () {
+  const close = document.getElementById("card-close");
+  if (close) close.addEventListener("click", function () { document.getElementById("card-panel").hidden = true; });
+})();
