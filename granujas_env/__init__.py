@@ -1,10 +1,13 @@
 """granujas: 3000 Granujas (3000 Scoundrels) as a PettingZoo AEC environment.
 
-Importing the package registers two environments:
+Importing the package registers three environments:
 
 - ``pettingzoo.make("aec", "granujas/granujas-v1", num_players=3)``: the wrapped AEC env
   (:func:`granujas_env.env`). PettingZoo's registry (1.27) finds environments only by a prior
   ``register`` call, it reads no package entry points: ``import granujas_env`` first.
+- ``pettingzoo.make("parallel", "granujas/granujas-v1", num_players=3)``: the same env through
+  the Parallel API (:func:`granujas_env.parallel_env`): one agent acts per step
+  (``infos[agent]["active_agent"]``), the other agents' actions are ignored.
 - ``gymnasium.make("granujas/SingleSeat-v0", opponents=["heuristic"])``: one seat as a Gymnasium
   env for MaskablePPO (``train.single_seat.SingleSeatEnv``, with ``action_masks()``; needs the
   ``[train]`` extra). Gymnasium 1.x reads no entry points either, but imports the module named
@@ -14,10 +17,10 @@ Importing the package registers two environments:
 
 import gymnasium
 
-from .env import env, raw_env
+from .env import env, parallel_env, raw_env
 from .version import ENV_ID, ENV_NAME, ENV_VERSION
 
-__all__ = ["env", "raw_env", "ENV_ID", "ENV_NAME", "ENV_VERSION", "SINGLE_SEAT_ID"]
+__all__ = ["env", "parallel_env", "raw_env", "ENV_ID", "ENV_NAME", "ENV_VERSION", "SINGLE_SEAT_ID"]
 __version__ = "0.1.0"
 
 SINGLE_SEAT_ID = "granujas/SingleSeat-v0"
@@ -38,11 +41,13 @@ def _register() -> None:
             disable_env_checker=True,
         )
     try:
-        from pettingzoo import aec_registry, register
+        from pettingzoo import aec_registry, parallel_registry, register
     except ImportError:  # older PettingZoo: no registry
         return
     if ENV_ID not in aec_registry:
         register("aec", ENV_ID, entry_point="granujas_env.env:env")
+    if ENV_ID not in parallel_registry:
+        register("parallel", ENV_ID, entry_point="granujas_env.env:parallel_env")
 
 
 _register()

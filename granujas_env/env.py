@@ -38,8 +38,9 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .codecs import ObservationLayout
 from .engine import actions as A
@@ -59,6 +60,61 @@ def env(**kwargs: Any) -> AECEnv:
     environment = raw_env(**kwargs)
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     return CheckedOrderEnforcingWrapper(environment)
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The wrapped environment (:func:`env`) through PettingZoo's Parallel API (see
+    :class:`TurnBasedParallelEnv`); ``pettingzoo.make("parallel", "granujas/granujas-v1")``."""
+    return TurnBasedParallelEnv(env(**kwargs))
+
+
+class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
+    """A turn-based AEC env as a PettingZoo ``ParallelEnv``: PettingZoo's
+    ``turn_based_aec_to_parallel`` (``aec_to_parallel`` refuses an env that is not
+    ``is_parallelizable``), with a clear error for a missing action and without writing into the
+    AEC env's infos.
+
+    One agent acts at a time: each ``step(actions)`` applies ``actions[acting]`` for the acting
+    agent and ignores every other agent's action (give them any id, or leave them out). The acting
+    agent is ``infos[agent]["active_agent"]`` (``""`` once the game is over), the one agent whose
+    ``action_mask`` is not all zeros. ``step`` returns the observation, reward (of that step: the
+    terminal rewards at the end), termination, truncation and info of every agent; after the last
+    step ``agents`` is empty.
+    """
+
+    def reset(
+        self, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        observations, infos = super().reset(seed=seed, options=options)
+        return observations, self._infos_with_active(infos)
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        aec = self.aec_env
+        if not self.agents:
+            raise GameOverError("the game is over: call reset() to play again")
+        acting = aec.agent_selection
+        if acting not in actions:
+            raise ValueError(
+                f"no action for {acting}, the agent that acts now (one agent acts at a time; the "
+                f"others' actions are ignored); got actions for {sorted(actions)}"
+            )
+        aec.step(actions[acting])
+        rewards = dict(aec.rewards)
+        terminations = dict(aec.terminations)
+        truncations = dict(aec.truncations)
+        infos = dict(aec.infos)
+        observations = {agent: aec.observe(agent) for agent in aec.agents}
+        while aec.agents and (
+            aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]
+        ):
+            aec.step(None)  # the dead steps of the agents that are done
+        self.agents = aec.agents[:]
+        return observations, rewards, terminations, truncations, self._infos_with_active(infos)
+
+    def _infos_with_active(self, infos: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """``infos`` with ``active_agent`` added to copies (the AEC env's own stay as they are)."""
+        active = self.aec_env.agent_selection if self.agents else ""
+        return {agent: {**info, "active_agent": active} for agent, info in infos.items()}
 
 
 def _same_cards(a: Catalog, b: Catalog) -> bool:
@@ -86,8 +142,48 @@ class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     allow reaches ``TerminateIllegalWrapper`` (which ends the game).
     """
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The wrappers read agent_selection from the unwrapped env; a copy kept on this wrapper
+        # would hide it, and the next step would be judged for the real agent. Passed on, it
+        # makes the next step raise raw_env's RuntimeError, as when set on raw_env.
+        if name == "agent_selection":
+            unwrapped = self.unwrapped
+            unwrapped.agent_selection = value
+            if self._has_reset and isinstance(value, str) and value in unwrapped.agents:
+                # TerminateIllegalWrapper judges the next step by the mask it observed last
+                self.env.observe(value)
+        else:
+            super().__setattr__(name, value)
+
+    def __deepcopy__(self, memo: dict) -> CheckedOrderEnforcingWrapper:
+        if not memo:
+            # The root of the copy: the wrappers hold no part of the game, so the unwrapped env
+            # is copied first as if alone (its fast Game.clone()), and the wrappers share it.
+            inner: dict = {}
+            copy.deepcopy(self.unwrapped, inner)
+            memo.update(inner)
+        clone = self.__class__.__new__(self.__class__)
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            clone.__dict__[key] = copy.deepcopy(value, memo)
+        return clone
+
     def step(self, action: Any) -> None:
         super().step(self.unwrapped.check_action(action))
+
+    def observe(self, agent: str) -> Any:
+        self._require_reset("observe")
+        return super().observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)
+
+    def _require_reset(self, method: str) -> None:
+        """RuntimeError for ``method`` before reset (PettingZoo's wrappers give a bare
+        AssertionError for observe() and an AttributeError for last())."""
+        if not self._has_reset:
+            raise RuntimeError(f"{method}() before reset(): call reset() before using the environment")
 
     def set_state(self, snapshot: EnvState) -> None:
         """Restore a :meth:`raw_env.state` snapshot (see there) through the wrappers."""
@@ -412,11 +508,16 @@ class raw_env(AECEnv):
         return book
 
     def __deepcopy__(self, memo: dict) -> raw_env:
+        # Copied alone (an empty memo), nothing else can point into the game: Game.clone() is
+        # the same and faster. Inside a larger object (train.single_seat holds the env and its
+        # game), the game goes through the memo, so that the copy's references stay one game.
+        alone = not memo
         clone = self.__class__.__new__(self.__class__)
         memo[id(self)] = clone
         for key, value in self.__dict__.items():
             if key == "game":
-                value = None if value is None else value.clone()
+                if value is not None:
+                    value = value.clone() if alone else copy.deepcopy(value, memo)
             elif key == "_seeds":
                 value = _copy_random(value)
             elif key not in self._SHARED:

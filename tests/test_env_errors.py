@@ -203,3 +203,35 @@ def test_integer_seeds_numpy_too_and_negative_ones_have_their_own_stream() -> No
         a.reset()  # the next game of the seed's stream
         games.append(digest(a.game))
     assert len(set(games)) == 8
+
+
+@pytest.mark.parametrize("kind", MAKERS)
+def test_observe_and_last_before_reset_name_reset(kind) -> None:
+    environment = MAKERS[kind](num_players=2)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before using the environment"):
+        environment.observe("player_0")
+    if kind == "env":  # raw_env.last() is PettingZoo's AECEnv.last()
+        with pytest.raises(RuntimeError, match=r"last\(\) before reset\(\): call reset\(\)"):
+            environment.last()
+    environment.reset(seed=1)
+    assert environment.last()[0]["action_mask"].any()
+
+
+def test_agent_selection_assigned_through_env_reaches_the_unwrapped_env() -> None:
+    """Kept on the wrapper, the assignment would hide the env's own, and the next step would be
+    scored as an illegal move of the real agent (-1, game over, no error)."""
+    environment = started("env")
+    raw = environment.unwrapped
+    deciding = raw.agent_selection
+    other = next(a for a in raw.possible_agents if a != deciding)
+    before = digest(raw.game)
+    action = raw.game.legal_actions()[0]
+    environment.agent_selection = other
+    assert raw.agent_selection == environment.agent_selection == other
+    assert not environment.last()[0]["action_mask"].any()  # what the assigned agent sees
+    with pytest.raises(RuntimeError, match=f"agent_selection is {other} but .*do not assign it"):
+        environment.step(action)
+    assert digest(raw.game) == before and not any(raw.terminations.values())
+    environment.agent_selection = deciding
+    environment.step(action)
+    assert raw.rewards == dict.fromkeys(raw.agents, 0.0) and not any(raw.terminations.values())

@@ -1,9 +1,11 @@
 """A full game played by clicking in headless Chromium, then its replay stepped forwards and back.
 
 Needs Debian's ``chromium`` (``apt-get install -y chromium``) and the ``[web]`` extra (Playwright
-drives the system browser: ``playwright install`` is never run). Outside CI (``CI`` unset) the test
-is skipped with the reason when either is missing; in CI it fails. Screenshots go to a temporary
-folder, or to ``$GRANUJAS_SCREENSHOTS`` when set (``docs/img/web_game.png`` comes from there).
+drives the system browser: ``playwright install`` is never run). The browser is
+``$GRANUJAS_CHROMIUM`` when set, else ``chromium`` on ``PATH``, else ``/usr/bin/chromium``. Outside
+CI (``CI`` unset) the whole module is skipped with the reason when either is missing, so collection
+never errors; in CI collection fails with the reason. Screenshots go to a temporary folder, or to
+``$GRANUJAS_SCREENSHOTS`` when set (``docs/img/web_game.png`` comes from there).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = os.environ.get("GRANUJAS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -30,9 +32,10 @@ FLAGS = [
 
 
 def _missing(reason: str) -> None:
+    """Skip the whole module with the reason, or fail its collection in CI (``CI`` set)."""
     if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI must install it)")
-    pytest.skip(reason)
+        pytest.fail(f"{reason} (CI must install it)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
 
 
 try:

@@ -38,6 +38,13 @@ bluffing signal (a bluff caught on a rival's turn or at the end of the day, a ri
   rules' score scale) and ``phi(end) = 0``, so it changes no optimal policy (Ng et al., 1999) but
   tells the learner at once that a caught bluff cost it reputation.
 
+* ``illegal_reward``: None (default) makes :meth:`SingleSeatEnv.step` raise ``IllegalActionError``
+  for an id the pending decision does not allow (MaskablePPO never sends one: an illegal id is a
+  bug); a number ends the episode instead (``terminated``, that reward plus what the seat had
+  pending, ``info["illegal_action"]`` = the id), PettingZoo's ``TerminateIllegalWrapper`` way.
+  Checkers that step unmasked ``action_space.sample()`` ids need it: Gymnasium's and SB3's
+  ``check_env`` pass on ``SingleSeatEnv(..., illegal_reward=-1.0)``.
+
 A game in which the learner never gets a decision of its kinds (possible in ``"safe"`` mode: no
 peek, steal or Sheriff's Office for that seat) is skipped inside :meth:`reset`: an episode without
 an action cannot be expressed in Gymnasium (its reward carries no signal for the learner's
@@ -46,6 +53,7 @@ choices anyway).
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from functools import partial
@@ -131,6 +139,8 @@ class SingleSeatEnv(gymnasium.Env):
             as a one-hot (:mod:`agents.advice`); None (default) appends nothing.
         env_fn: ``env_fn(num_players) -> raw_env``-like AEC env (tests use it to inject rewards).
         env_kwargs: extra keyword arguments of ``granujas_env.raw_env``.
+        illegal_reward: None: an illegal id raises; a number: it ends the episode with that
+            reward (see the module docstring).
     """
 
     metadata = {"render_modes": []}
@@ -151,6 +161,7 @@ class SingleSeatEnv(gymnasium.Env):
         env_fn: Callable[[int], Any] | None = None,
         env_kwargs: Mapping[str, Any] | None = None,
         advisor: Any = None,
+        illegal_reward: float | None = None,
     ) -> None:
         super().__init__()
         self.player_counts = (num_players,) if isinstance(num_players, int) else tuple(num_players)
@@ -160,6 +171,8 @@ class SingleSeatEnv(gymnasium.Env):
         self.game_length = game_length
         self.reward_mode = reward
         self.shaping = float(shaping)
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self._ended_illegally = False  # the episode was ended by an illegal id (illegal_reward)
         self.fixed_seat = seat
         self._env_fn = env_fn
         self._env_kwargs = dict(env_kwargs or {})
@@ -292,6 +305,10 @@ class SingleSeatEnv(gymnasium.Env):
         if seed is not None:
             self._rng = random.Random(seed)
             self._seat_cursor = seed % 12
+            # Start over as a new env would: a bot is built on first use with a seed drawn from
+            # the RNG, so bots kept from earlier games would make this reset draw (and deal)
+            # otherwise than one that builds them. Models are cached by path: rebuilding is cheap.
+            self._bots = {}
         options = options or {}
         for _ in range(MAX_SKIPPED_GAMES):
             self._start_game(options)
@@ -311,8 +328,10 @@ class SingleSeatEnv(gymnasium.Env):
         several envs in lock step and answers their frozen models' decisions together
         (:class:`train.vec.BatchedOpponentsVecEnv`)."""
         game = self.game
-        if game is None or game.game_over:
+        if game is None or game.game_over or self._ended_illegally:
             raise RuntimeError("step() after the game ended: call reset()")
+        if self.illegal_reward is not None and self._is_illegal_id(action):
+            return self._end_illegally(int(action))
         self._step_env(int(action))
         self.learner_steps += 1
         yield from self._advance()
@@ -323,7 +342,7 @@ class SingleSeatEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """Legal ids of the learner's pending decision, as a bool vector (all False at the end)."""
         mask = np.zeros(self.action_space.n, dtype=bool)
-        if self.game is not None and not self.game.game_over:
+        if self.game is not None and not self.game.game_over and not self._ended_illegally:
             mask[self.game.legal_actions()] = True
         return mask
 
@@ -424,6 +443,7 @@ class SingleSeatEnv(gymnasium.Env):
         ]
         self._pending = 0.0
         self._phi = 0.0
+        self._ended_illegally = False
         self.episode_reward = 0.0
         self.env_steps = 0
         self.learner_steps = 0
@@ -463,6 +483,28 @@ class SingleSeatEnv(gymnasium.Env):
             else:
                 action = bot.act(observation, view=view)
             step(int(action))
+
+    def _is_illegal_id(self, action: Any) -> bool:
+        """Whether ``action`` is an id of the action space that the pending decision does not
+        allow (anything that is no such id still goes to the env, which names what is wrong)."""
+        if isinstance(action, (bool, np.bool_)):
+            return False
+        try:
+            index = operator.index(action)
+        except TypeError:
+            return False
+        return 0 <= index < self.action_space.n and index not in self.game.legal_actions()
+
+    def _end_illegally(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """End the episode for the illegal id ``action`` (``illegal_reward`` mode); the game is
+        left as it was."""
+        self._ended_illegally = True
+        self.learner_steps += 1
+        reward = self._take_reward(True) + self.illegal_reward
+        self.episode_reward += self.illegal_reward
+        info = self._info()
+        info["illegal_action"] = action
+        return self._obs(), reward, True, False, info
 
     def _potential(self) -> float:
         game = self.game
