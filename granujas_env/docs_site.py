@@ -469,22 +469,26 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
                 f"**{rate_text(row)}** over {row['games'] or '?'} games"
                 f" ({entry.get('date', '')}{', ' + where if where else ''})"
                 + (f"; {_cell(entry['note'])}" if entry.get("note") else "")
-                + f"\n  `{_cell(entry.get('command', ''))}`\n"
+                + f"<br>\n  `{_cell(entry.get('command', ''))}`\n"
             )
     gauntlet = card.get("gauntlet") or {}
     by_players: dict[int, list[Mapping[str, Any]]] = {}
     for row in gauntlet.get("rows") or []:
         by_players.setdefault(row.get("players", 0), []).append(row)
+    lowest = []
     for n, rows in sorted(by_players.items()):
         rated = [r for r in rows if "win_rate" in r]
-        if not rated:
-            continue
-        low = min(rated, key=lambda r: r["win_rate"])
-        missed = [r["opponent"] for r in rated if r.get("passed") is False]
+        if rated:
+            low = min(rated, key=lambda r: r["win_rate"])
+            missed = [r["opponent"] for r in rated if r.get("passed") is False]
+            lowest.append(
+                f"{n} players: lowest row {low['opponent']} **{rate_text(low)}**, "
+                + (f"missed: {', '.join(missed)}" if missed else "every row passes its target")
+            )
+    if lowest:
         figures.append(
-            f"- gauntlet, {n} players: lowest row {low['opponent']} **{rate_text(low)}**; "
-            + (f"missed: {', '.join(missed)}" if missed else "every row passes its target")
-            + "\n" + "".join(f"  `{_cell(c)}`\n" for c in gauntlet.get("commands") or [])
+            "- gauntlet: " + "; ".join(lowest)
+            + "".join(f"<br>\n  `{_cell(c)}`" for c in gauntlet.get("commands") or []) + "\n"
         )
     exploiter = card.get("exploiter") or {}
     if "win_rate" in exploiter:
@@ -492,7 +496,7 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
         figures.append(
             f"- exploiter probe ({exploiter.get('players', 2)} players, "
             f"{_count(exploiter.get('steps'))} learner steps): **{rate_text(exploiter)}**"
-            f"{' (' + where + ')' if where else ''}\n  `{_cell(exploiter.get('command', ''))}`\n"
+            f"{' (' + where + ')' if where else ''}<br>\n  `{_cell(exploiter.get('command', ''))}`\n"
         )
     elif exploiter.get("note"):
         figures.append(f"- exploiter probe: {_cell(exploiter['note'])}\n")
