@@ -140,8 +140,10 @@ class HumanAgent(Agent):
         if len(legal) == 1:
             return legal[0], "the only legal choice, played for you"
         if view.decision == "rearrange" and A.PASS in legal and not order_matters(view):
-            return A.PASS, ("no Granuja on your sheet answers a neighbour, so the order changes "
-                            "nothing; played for you")
+            alone = sum(g is not None for g in view.players[view.seat].sheet) < 2
+            why = ("one Granuja on your sheet" if alone
+                   else "no Granuja on your sheet answers a neighbour")
+            return A.PASS, f"{why}, so the order changes nothing; played for you"
         return None
 
     def game_over(self, view: SeatView) -> None:

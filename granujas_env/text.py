@@ -1048,8 +1048,8 @@ def parse_action(text: object, legal: Sequence[int],
     ``12  slot:5 ...``); a yes/no word when the decision is yes or no (``yes``, ``challenge``,
     ``use`` -> confirm; ``no``, ``pass``, ``skip`` -> pass); an action name (``slot:5``,
     ``slot 5``) or a menu meaning given in full; words that begin exactly one legal item's name
-    or meaning (``challenge`` is the challenge, not "do not challenge ..."); words that are part
-    of exactly one item; ``action 12`` inside a sentence. ``names`` maps each legal id to its name
+    or meaning (``challenge`` is the challenge, not "do not challenge ..."); words inside exactly
+    one meaning; words that are part of exactly one item; ``action 12`` inside a sentence. ``names`` maps each legal id to its name
     and/or meaning (one string or several; default: the action names).
 
     Contradictions are invalid: two ``Action:`` labels (or JSON objects) that name different
@@ -1096,6 +1096,9 @@ def parse_action(text: object, legal: Sequence[int],
     for matches in (
         [a for a, texts in normed.items() if wanted in texts],  # a name or meaning in full
         [a for a, texts in normed.items() if any(t.startswith(wanted) for t in texts)],
+        # words inside one meaning (the plain words a person reads; "Finca 2" is the meaning's
+        # place, not the name "board_safe:Finca/2" of the next position)
+        [a for a, texts in normed.items() if any(wanted in t for t in texts[1:])],
         [a for a, texts in normed.items() if any(wanted in t or t in wanted for t in texts)],
     ):
         if len(matches) == 1:

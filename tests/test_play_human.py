@@ -18,7 +18,7 @@ import pytest
 import scenario
 
 import agents
-from agents.human import HumanAgent
+from agents.human import HumanAgent, order_matters
 from granujas_env import play, record
 from granujas_env.engine import actions as A
 from granujas_env.play import main, seat_names
@@ -252,8 +252,8 @@ def test_decisions_without_a_real_choice_are_played_and_said() -> None:
     scenario.expect(game, "rearrange", 0)
     action, screen = _ask(game, "")  # no input: asking would end the game
     assert action == A.PASS
-    assert ("(p0: no Granuja on your sheet answers a neighbour, so the order changes nothing; "
-            "played for you: finish: keep the sheet in this order)") in screen
+    assert ("(p0: one Granuja on your sheet, so the order changes nothing; played for you: "
+            "finish: keep the sheet in this order)") in screen
     assert "your choice" not in screen
     # a single legal action
     game = scenario.new_game(2, seed=0, first=0)
@@ -277,3 +277,13 @@ def test_a_rearrangement_that_can_matter_is_asked() -> None:
     scenario.expect(game, "rearrange", 0)
     action, screen = _ask(game, "pass\n")
     assert action == A.PASS and "your choice" in screen
+
+
+def test_the_sheet_order_matters_only_with_a_neighbour_to_answer() -> None:
+    game = scenario.new_game(2, seed=0, first=0)
+    scenario.put_on_sheet(game, 0, 0, scenario.make_granuja(game, "buscador_de_oro", "parlanchina"))
+    assert not order_matters(seat_view(game, 0))  # one Granuja
+    scenario.put_on_sheet(game, 0, 2, scenario.make_granuja(game, "banquero", "codicioso"))
+    assert not order_matters(seat_view(game, 0))  # two, neither answers a neighbour
+    scenario.put_on_sheet(game, 0, 4, scenario.make_granuja(game, "banquero", "servicial"))
+    assert order_matters(seat_view(game, 0))
