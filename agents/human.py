@@ -55,6 +55,7 @@ class HumanAgent(Agent):
 
     Decisions that leave no real choice are not asked: a single legal action, or rearranging a
     sheet whose order changes nothing (:func:`order_matters`), are played and the screen says so.
+    ``auto_pass=True`` passes every challenge window without asking (said on the screen too).
     Call :meth:`observe` with the seat's view after every action of the game (``play`` does) to
     have every change narrated with its cause; without it the changes between two decisions are
     summed."""
@@ -63,8 +64,9 @@ class HumanAgent(Agent):
     wants_view = True
 
     def __init__(self, input: TextIO | None = None, output: TextIO | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, *, auto_pass: bool = False) -> None:
         self.input = input if input is not None else sys.stdin
+        self.auto_pass = auto_pass  # never asked whether to challenge: always passes
         self.output = output if output is not None else sys.stdout
         self.narrator: Narrator | None = None
         self.pending: list[str] = []  # narrated lines not shown yet
@@ -134,11 +136,12 @@ class HumanAgent(Agent):
             self._say(f"-> {action}) {names[action][0]}: {names[action][1]}")
             return action
 
-    @staticmethod
-    def _automatic(view: SeatView, legal: list[int]) -> tuple[int, str] | None:
+    def _automatic(self, view: SeatView, legal: list[int]) -> tuple[int, str] | None:
         """The action to play without asking, and why; None to ask."""
         if len(legal) == 1:
             return legal[0], "the only legal choice, played for you"
+        if self.auto_pass and view.decision == "challenge":
+            return A.PASS, "challenge windows pass automatically (--auto-pass)"
         if view.decision == "rearrange" and A.PASS in legal and not order_matters(view):
             alone = sum(g is not None for g in view.players[view.seat].sheet) < 2
             why = ("one Granuja on your sheet" if alone

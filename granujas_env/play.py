@@ -10,7 +10,8 @@ at each of your decisions the screen shows exactly your seat's information (the 
 last decision, the table with your hand, your card values and the Safes you have seen) and the
 legal actions as a numbered menu; answer with an id, an action name or words that begin a menu
 line (``challenge``, ``pass``, ``yes``/``no``). Decisions with no real choice (one legal action,
-rearranging a sheet whose order changes nothing) are played for you and said.
+rearranging a sheet whose order changes nothing) are played for you and said; ``--auto-pass``
+passes every challenge window for you.
 ``quit``, Ctrl-D or Ctrl-C abandon the game (exit status 130). The final table shows every Safe and
 the score breakdown. ``--record FILE`` saves the game (also an abandoned one, up to where it
 stopped) as a game record that ``python -m granujas_env.record show FILE`` replays.
@@ -92,6 +93,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
     )
     parser.add_argument("--human", type=int, default=None, metavar="SEAT",
                         help="play this seat yourself at the terminal")
+    parser.add_argument("--auto-pass", action="store_true",
+                        help="with --human: never ask whether to challenge (always pass)")
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="save the game as a game record (python -m granujas_env.record show)")
     args = parser.parse_args(argv)
@@ -102,7 +105,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
         env = raw_env(num_players=len(names), game_length=args.length,
                       strategy_cards=args.strategy_cards)
         bots = [
-            HumanAgent(input=stdin, output=out) if name == "human"
+            HumanAgent(input=stdin, output=out, auto_pass=args.auto_pass) if name == "human"
             else make_bot(name, seed=args.seed + seat)
             for seat, name in enumerate(names)
         ]

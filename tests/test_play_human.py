@@ -287,3 +287,22 @@ def test_the_sheet_order_matters_only_with_a_neighbour_to_answer() -> None:
     assert not order_matters(seat_view(game, 0))  # two, neither answers a neighbour
     scenario.put_on_sheet(game, 0, 4, scenario.make_granuja(game, "banquero", "servicial"))
     assert order_matters(seat_view(game, 0))
+
+
+def test_auto_pass_never_asks_about_a_challenge() -> None:
+    game = _at_challenge()
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    mask[game.legal_actions()] = 1
+    screen = io.StringIO()
+    person = HumanAgent(input=io.StringIO(""), output=screen, auto_pass=True)
+    assert person.act({"action_mask": mask}, seat_view(game, 1)) == A.PASS
+    assert screen.getvalue().endswith(
+        "(p1: challenge windows pass automatically (--auto-pass): do not challenge p0's card in "
+        "slot 5)\n")
+    screen = io.StringIO()
+    status = main(["--human", "0", "--players", "2", "--agents", "random", "--seed", "3",
+                   "--auto-pass"], stdin=ScriptedPerson(screen, []), stdout=screen)
+    assert status == 0
+    out = screen.getvalue()
+    assert "(p0: challenge windows pass automatically" in out
+    assert "Your decision: Challenge" not in out
