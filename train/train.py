@@ -34,8 +34,23 @@ TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``) including ``rollout/
 ``rollout/score`` over the last 100 episodes.
 
 ``--steps`` is a budget of learner steps (decisions of the controlled kinds); ``--minutes`` stops
-earlier at a wall-clock limit, and so does SIGTERM or Ctrl-C (the model and card are saved in
-every case). With ``--resume`` the steps are added to the resumed model's count.
+earlier at a wall-clock limit, ``--until`` at a time of day (ISO 8601, UTC unless it names an
+offset), and so does SIGTERM or Ctrl-C (the model and card are saved in every case). With
+``--resume`` the steps are added to the resumed model's count.
+
+Runs that keep going: with ``--continue``, the same command starts the run or, when ``--out``
+holds it already, continues it from its newest checkpoint (a crash, ``kill -9``, a reboot, a
+stop by signal): each checkpoint ``checkpoints/ckpt_<n>_steps.zip`` has its run state beside it
+(``.json``: the steps the run started at, the training time spent, the league snapshots in the
+pool and the next one's step, the followed models), so the league, the ``--opponents-for`` pools
+and ``--follow`` come back as they were, the ``--kl-coef`` term keeps pulling toward the first
+start's policy (``kl_start.zip``), and ``--steps`` and ``--minutes`` count what the run spent
+before (the time lost after the last checkpoint is not counted; ``--until`` is a fixed time). A
+finished run (steps reached, time spent) is left as it is, so a loop such as
+``until python -m train.train ... --continue; do sleep 60; done`` is safe. Only ``--steps``,
+``--minutes``, ``--until`` and ``--no-progress`` may differ from the run's first command (its
+card's ``argv``); the card lists every start under ``continued`` and ``wall_time_s`` is the time
+of all starts together.
 
 Warm starts: ``--resume`` continues a model of today's observation layout with its saved
 hyper-parameters, except the PPO settings given as flags (``--ent-coef``, ``--lr``...; ``--net``
@@ -56,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import io
 import json
 import math
 import multiprocessing
@@ -156,6 +172,23 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help="stop at this wall-clock limit even if --steps is not reached",
+    )
+    p.add_argument(
+        "--until",
+        default=None,
+        help="stop at this wall-clock time, ISO 8601 (e.g. 2026-11-27T06:00, UTC unless it "
+        "names an offset such as +01:00), even if --steps is not reached",
+    )
+    p.add_argument(
+        "--continue",
+        dest="continue_run",
+        action="store_true",
+        help="start this run, or continue it if --out holds its checkpoints from a start that "
+        "did not finish (killed, crashed, stopped by a signal): from the newest checkpoint, "
+        "with its league snapshots, followed models and KL start policy, and what is left of "
+        "--steps and --minutes (both count the training before; --until is a fixed time). The "
+        "other arguments must be the run's own (its model card records them); a finished run "
+        "is left as it is",
     )
     p.add_argument(
         "--seed", type=int, default=0, help="seeds the deals, seats, opponent draws and network"
@@ -445,6 +478,8 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--steps must be at least 1, got {args.steps}")
     if args.minutes is not None and not args.minutes > 0:
         raise ValueError(f"--minutes must be a positive number of minutes, got {args.minutes}")
+    if args.until is not None:
+        parse_until(args.until)
     if args.n_envs is not None and args.n_envs < 1:
         raise ValueError(f"--n-envs must be at least 1, got {args.n_envs}")
     if not (args.kl_coef >= 0 and math.isfinite(args.kl_coef)):
@@ -487,6 +522,112 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
             except (ValueError, FileNotFoundError) as exc:
                 raise ValueError(f"{flag}: {exc}") from None
     return checked
+
+
+#: Arguments a continued run may change (``--continue``): its budget, the progress bar, and the
+#: folder (the run is the folder's).
+CONTINUE_MAY_CHANGE = ("steps", "minutes", "until", "no_progress", "continue_run", "out")
+KL_START = "kl_start.zip"  # the policy --kl-coef pulls toward, kept for a continued run
+
+
+def parse_until(text: str) -> datetime:
+    """``--until``: an ISO 8601 time, UTC unless it names an offset (ValueError otherwise)."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(
+            "--until takes an ISO 8601 time such as 2026-11-27T06:00 (UTC) or "
+            f"2026-11-27T06:00+01:00, got {text!r}"
+        ) from None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+
+
+def save_checkpoint(model: Any, out: Path, run_state: dict[str, Any]) -> Path:
+    """Save ``model`` (optimizer included) as ``out/checkpoints/ckpt_<steps>_steps.zip`` and the
+    run's state at that point beside it (``.json``: what ``--continue`` restores). Each file is
+    written whole under a temporary name, then renamed: a kill leaves no half checkpoint."""
+    folder = out / "checkpoints"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"ckpt_{model.num_timesteps}_steps.zip"
+    buffer = io.BytesIO()
+    model.save(buffer)
+    for target, data in (
+        (path, buffer.getvalue()),
+        (
+            path.with_suffix(".json"),
+            (json.dumps(run_state | {"steps": int(model.num_timesteps)}, indent=2) + "\n").encode(),
+        ),
+    ):
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    return path
+
+
+def newest_checkpoint(out: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The newest checkpoint of the run in ``out`` that has its run state beside it (written by
+    :func:`save_checkpoint`), with that state; None if there is none."""
+    found = []
+    for path in (out / "checkpoints").glob("ckpt_*_steps.zip"):
+        match = STEPS_IN_NAME.search(path.name)
+        if match and path.with_suffix(".json").is_file():
+            found.append((int(match.group(1)), path))
+    if not found:
+        return None
+    path = max(found)[1]
+    return path, json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def recorded_arguments(card: dict[str, Any]) -> list[str]:
+    """The command-line arguments of the run a model card describes."""
+    if isinstance(card.get("argv"), list):
+        return [str(a) for a in card["argv"]]
+    return shlex.split(str(card.get("command", "")))[3:]  # "python -m train.train ..."
+
+
+def budget_left(
+    args: argparse.Namespace, start_steps: int, steps: int, elapsed_s: float
+) -> str | None:
+    """Why a run at ``steps`` learner steps after ``elapsed_s`` seconds of training has nothing
+    left to do under ``args``' budget (``"done"``, ``"stopped: time limit"``), or None."""
+    if steps >= start_steps + args.steps:
+        return "done"
+    if args.minutes is not None and elapsed_s >= args.minutes * 60:
+        return "stopped: time limit"
+    if args.until is not None and time.time() >= parse_until(args.until).timestamp():
+        return "stopped: time limit"
+    return None
+
+
+def continuation(args: argparse.Namespace, out: Path) -> dict[str, Any] | None:
+    """What ``--continue`` finds in ``out``: None (no run there yet, or one that never reached a
+    checkpoint: start afresh), else ``{"card", "checkpoint", "run_state"}`` of the run to
+    continue. ValueError when ``out`` holds another run (other arguments, named) or checkpoints
+    without their run state (saved before ``--continue`` existed: use ``--resume``)."""
+    card_path = out / "model_card.json"
+    if not card_path.is_file():
+        return None
+    card = read_card(card_path)
+    recorded = vars(build_parser().parse_args(recorded_arguments(card)))
+    differ = [
+        f"--{name.replace('_', '-')} (the run's {recorded[name]!r}, given {value!r})"
+        for name, value in vars(args).items()
+        if name not in CONTINUE_MAY_CHANGE and recorded.get(name) != value
+    ]
+    if differ:
+        raise ValueError(
+            f"--continue: {out} holds a run with other arguments: {'; '.join(differ)} (only "
+            f"--steps, --minutes, --until and --no-progress may change)"
+        )
+    found = newest_checkpoint(out)
+    if found is None:
+        if any((out / "checkpoints").glob("ckpt_*_steps.zip")):
+            raise ValueError(
+                f"--continue: the checkpoints in {out / 'checkpoints'} have no run state beside "
+                "them (saved before --continue existed): continue one with --resume"
+            )
+        return None
+    return {"card": card, "checkpoint": found[0], "run_state": found[1]}
 
 
 def usable_cpus() -> int:
@@ -672,19 +813,32 @@ def behaviour_cloning(
     }
 
 
-def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[str, Any]):
-    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+def _callbacks(
+    args: argparse.Namespace,
+    out: Path,
+    vec_env: Any,
+    state: dict[str, Any],
+    run_state: Callable[[], dict[str, Any]],
+):
+    """The training callbacks: statistics, time limits, league snapshots, followed models and
+    checkpoints (:func:`save_checkpoint`, with ``run_state()``). A continued run's league,
+    next snapshot and time already spent come in ``state`` (``league``, ``next_snapshot``,
+    ``elapsed_before``)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    until = None if args.until is None else parse_until(args.until).timestamp()
+    save_every = max(1, args.checkpoint_every // max(1, vec_env.num_envs))
 
     class StatsCallback(BaseCallback):
-        """Win rate and score over the last 100 episodes; the wall-clock limit; the league."""
+        """Win rate and score over the last 100 episodes; the time limits; the league;
+        checkpoints."""
 
         def __init__(self) -> None:
             super().__init__()
             self.won: deque[float] = deque(maxlen=100)
             self.score: deque[float] = deque(maxlen=100)
             self.start = state.get("t0", time.time())
-            self.next_snapshot = args.league_every  # from the run's first step: _on_training_start
-            self.snapshots: list[str] = []
+            self.snapshots: list[str] = list(state.get("league", []))
             self.unreadable: set[str] = set()  # --follow files that did not load (said once)
 
         def _on_step(self) -> bool:
@@ -695,10 +849,16 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
             state["episodes"] = state.get("episodes", 0) + sum(
                 1 for info in self.locals.get("infos", ()) if "episode" in info
             )
-            if args.league and self.num_timesteps >= self.next_snapshot:
-                self.next_snapshot += args.league_every
+            if args.league and self.num_timesteps >= state["next_snapshot"]:
+                state["next_snapshot"] += args.league_every
                 self._snapshot()
-            if args.minutes is not None and time.time() - self.start > args.minutes * 60:
+            if self.n_calls % save_every == 0:
+                save_checkpoint(self.model, out, run_state())
+            now = time.time()
+            spent = state.get("elapsed_before", 0.0) + now - self.start
+            if (args.minutes is not None and spent > args.minutes * 60) or (
+                until is not None and now >= until
+            ):
                 state["stopped"] = "time limit"
             return "stopped" not in state
 
@@ -748,7 +908,10 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
         def _on_training_start(self) -> None:
             # a resumed model starts at its saved step count: the first snapshot comes
             # --league-every steps into this run, not one per step until the count catches up
-            self.next_snapshot = self.model.num_timesteps + args.league_every
+            # (a continued run keeps its schedule)
+            state.setdefault("next_snapshot", self.model.num_timesteps + args.league_every)
+            if self.snapshots:  # a continued run's league joins the pools again
+                self._set_pool()
             if args.follow:
                 self._follow()
 
@@ -761,12 +924,7 @@ def _callbacks(args: argparse.Namespace, out: Path, vec_env: Any, state: dict[st
                 state["win_rate_last100"] = sum(self.won) / len(self.won)
                 state["score_last100"] = sum(self.score) / len(self.score)
 
-    checkpoint = CheckpointCallback(
-        save_freq=max(1, args.checkpoint_every // max(1, vec_env.num_envs)),
-        save_path=str(out / "checkpoints"),
-        name_prefix="ckpt",
-    )
-    return [checkpoint, StatsCallback()]
+    return [StatsCallback()]
 
 
 def newest_models(folder: Path, keep: int) -> list[str]:
@@ -885,9 +1043,12 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    argv = list(argv if argv is not None else sys.argv[1:])
+    out = Path(args.out or f"runs/{args.mode}{'-quick' if args.quick else ''}")
     try:
         checked = validate(args)
-    except ValueError as exc:  # before the run folder exists
+        continued = continuation(args, out) if args.continue_run else None
+    except (ValueError, ModelCardError) as exc:  # before the run folder exists
         parser.error(str(exc))
 
     quick = args.quick
@@ -904,7 +1065,16 @@ def main(argv: list[str] | None = None) -> int:
     n_envs = args.n_envs or DEFAULT_N_ENVS
     cpus = usable_cpus()
     vec_kind = choose_vec(args.vec, n_envs, cpus)
-    out = Path(args.out or f"runs/{args.mode}{'-quick' if quick else ''}")
+    if continued is not None:
+        start_steps = int(continued["run_state"]["start_steps"])
+        finished = budget_left(
+            args, start_steps, continued["run_state"]["steps"], continued["run_state"]["elapsed_s"]
+        )
+        if finished is not None:
+            print(f"{out}: nothing left to do ({finished}; see {out / 'model_card.json'})")
+            return 0
+    elif args.until is not None and budget_left(args, 0, 0, 0.0) is not None:
+        parser.error(f"--until {args.until} has passed")
     out.mkdir(parents=True, exist_ok=True)
     players = checked["players"]
     bots = _split(args.opponents) or ([DEFAULT_BOT, "random"] if args.league else [DEFAULT_BOT])
@@ -912,9 +1082,7 @@ def main(argv: list[str] | None = None) -> int:
     weights = None
     bots_by_players = checked["opponents_for"]
     state: dict[str, Any] = {"bots": bots, "bots_by_players": bots_by_players}
-    command = "python -m train.train " + " ".join(
-        shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
-    )
+    command = "python -m train.train " + " ".join(shlex.quote(a) for a in argv)
     card: dict[str, Any] = {
         "name": out.name,
         "env_version": ENV_NAME,
@@ -943,7 +1111,26 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine_info(),
         "status": "training",
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "argv": argv,
+        "minutes": args.minutes,
+        "until": None if args.until is None else parse_until(args.until).isoformat(),
     }
+    if continued is not None:
+        # the run's own card, the budget of this command; each start listed
+        card = continued["card"] | {
+            "status": "training",
+            "minutes": args.minutes,
+            "until": None if args.until is None else parse_until(args.until).isoformat(),
+        }
+        card.setdefault("continued", []).append(
+            {
+                "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "command": command,
+                "from_checkpoint": str(continued["checkpoint"]),
+                "steps": int(continued["run_state"]["steps"]),
+                "elapsed_s": continued["run_state"]["elapsed_s"],
+            }
+        )
     card_path = out / "model_card.json"
     card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
 
@@ -966,9 +1153,16 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(n_envs)
     ]
     vec_env = VecMonitor(make_vec_env(vec_kind, fns, cpus), info_keywords=("won", "score"))
-    vec_env.seed(args.seed)
+    # a continued run plays other deals than the ones its first start began with
+    vec_env.seed(args.seed + 100_003 * len(card.get("continued", [])))
 
-    if checked["resume"] is not None:
+    if continued is not None:
+        model = MaskablePPO.load(
+            continued["checkpoint"], env=vec_env, device="cpu", **ppo_overrides(args)
+        )
+        model.tensorboard_log = str(out / "tb")
+        steps_before = model.num_timesteps
+    elif checked["resume"] is not None:
         # the saved settings, except those given as flags (MaskablePPO.load sets them before
         # it rebuilds the schedules and the rollout buffer)
         model = MaskablePPO.load(
@@ -984,10 +1178,32 @@ def main(argv: list[str] | None = None) -> int:
     card["hyperparameters"].update(model_hyperparameters(model))
     card_path.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
     state["t0"] = run_start = time.time()
+    if continued is None:
+        start_steps, episodes_before = steps_before, 0
+    else:
+        previous = continued["run_state"]
+        state["elapsed_before"] = float(previous["elapsed_s"])
+        state["league"] = [p for p in previous.get("league", []) if Path(p).is_file()]
+        if previous.get("next_snapshot") is not None:
+            state["next_snapshot"] = int(previous["next_snapshot"])
+        state["followed_history"] = list(previous.get("followed_history", []))
+        episodes_before = int(previous.get("episodes", 0))
+
+    def run_state() -> dict[str, Any]:
+        """What a checkpoint keeps for ``--continue``."""
+        return {
+            "start_steps": int(start_steps),
+            "elapsed_s": round(state.get("elapsed_before", 0.0) + time.time() - run_start, 1),
+            "league": list(state.get("league", [])),
+            "next_snapshot": state.get("next_snapshot"),
+            "followed_history": list(state.get("followed_history", [])),
+            "episodes": episodes_before + int(state.get("episodes", 0)),
+        }
+
     bc_samples = args.bc_samples
     if bc_samples is None:
         bc_samples = 0 if (quick or args.resume or args.init_from) else 20_000
-    if bc_samples > 0 and not (args.resume or args.init_from):
+    if bc_samples > 0 and not (args.resume or args.init_from or continued):
         teacher = args.teacher or (None if args.advisor else delegate)  # None: the advisor
         print(f"imitating {teacher or args.advisor} on {bc_samples} decisions ...", flush=True)
         card["behaviour_cloning"] = behaviour_cloning(
@@ -1002,9 +1218,14 @@ def main(argv: list[str] | None = None) -> int:
             import tqdm  # noqa: F401
         except ImportError:
             progress = False
-    callbacks = _callbacks(args, out, vec_env, state)
+    callbacks = _callbacks(args, out, vec_env, state, run_state)
     if args.kl_coef > 0:
-        callbacks.append(kl_to_start_callback(model.policy, args.kl_coef))
+        if continued is None:  # the start policy, kept for a continued run
+            save_slim(model, out / KL_START)
+            start_policy = model.policy
+        else:
+            start_policy = MaskablePPO.load(out / KL_START, device="cpu").policy
+        callbacks.append(kl_to_start_callback(start_policy, args.kl_coef))
 
     def stop(signum: int, _frame: Any) -> None:  # finish the step, then save model and card
         state["stopped"] = f"signal {signal.Signals(signum).name}"
@@ -1014,10 +1235,11 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     try:
         model.learn(
-            total_timesteps=args.steps,
+            # the steps left of the run's budget (--continue: --steps counts the steps before)
+            total_timesteps=start_steps + args.steps - model.num_timesteps,
             callback=callbacks,
             progress_bar=progress,
-            reset_num_timesteps=not args.resume,
+            reset_num_timesteps=not (args.resume or continued),
             tb_log_name=f"{args.mode}",
         )
     except KeyboardInterrupt:  # a second interrupt during an update, or a SubprocVecEnv worker
@@ -1025,8 +1247,8 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.time() - run_start
     ppo_wall = time.time() - start
     trained = model.num_timesteps - steps_before
-    (out / "checkpoints").mkdir(exist_ok=True)
-    model.save(out / "checkpoints" / f"ckpt_{model.num_timesteps}_steps.zip")
+    final = run_state()
+    save_checkpoint(model, out, final)
     save_slim(model, out / "model.zip")
     vec_env.close()
     card.update(
@@ -1034,7 +1256,9 @@ def main(argv: list[str] | None = None) -> int:
         steps=int(model.num_timesteps),
         steps_this_run=int(trained),
         episodes_this_run=int(state.get("episodes", 0)),
-        wall_time_s=round(wall, 1),
+        # all starts together (the time --minutes counts); this start's alone
+        wall_time_s=final["elapsed_s"],
+        wall_time_this_start_s=round(wall, 1),
         ppo_wall_time_s=round(ppo_wall, 1),
         steps_per_s=round(trained / ppo_wall, 1) if ppo_wall > 0 else None,
         win_rate_last100=state.get("win_rate_last100"),
