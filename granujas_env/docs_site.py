@@ -41,6 +41,7 @@ _PLAYERS = re.compile(r"--players (\d)")
 _AGENTS = re.compile(r"--agents (\S+)")
 _GAMES = re.compile(r"--games (\d+)")
 _JSON = re.compile(r"--json (\S+)")
+_LENGTH = re.compile(r"--length (\w+)")
 
 
 def pct(value: float) -> str:
@@ -392,12 +393,19 @@ def _tables_text(card: Mapping[str, Any]) -> str:
     return text
 
 
-def _latest_per_players(entries: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
-    latest: dict[int, dict[str, Any]] = {}
-    for entry in entries:
+def _vs_heuristics(card: Mapping[str, Any]) -> dict[tuple[int, str], dict[str, Any]]:
+    """``{(players, game length): row}``: a card's latest rating against heuristics only, per
+    table (what the zoo's summary compares)."""
+    latest: dict[tuple[int, str], dict[str, Any]] = {}
+    for entry in [*(card.get("tournaments") or []), *(card.get("head_to_head") or [])]:
+        agents = _AGENTS.search(entry.get("command", ""))
         row = _headline(entry)
-        if row and row["players"]:
-            latest[row["players"]] = row
+        if not (agents and row and row["players"]):
+            continue
+        if set(agents.group(1).split(",")[1:]) != {"heuristic"}:
+            continue
+        length = entry.get("length") or (_LENGTH.search(entry["command"]) or [None, "short"])[1]
+        latest[(row["players"], length)] = row
     return latest
 
 
@@ -422,21 +430,28 @@ def models_markdown(models: Path, docs: Path, header: str) -> str:
         "Which bot to pick: [Bots](bots.md). What stays shipped and why: "
         "[Training guide](training.md#which-models-are-shipped).\n\n"
     )
+    ratings = {name: _vs_heuristics(card) for name, card in cards.items()}
+    tables = sorted({key for rows in ratings.values() for key in rows})
     lines.append(
-        "| model | what it is for | tables trained on | vs heuristic, 2 players | "
-        "vs heuristics, 4 players | 2-player exploiter |\n"
-        "| --- | --- | --- | --- | --- | --- |\n"
+        "Summary: each model's latest rating against heuristics only (one heuristic in 2 "
+        "players, N-1 at larger tables), per table size and game length, and its exploiter "
+        "probe.\n\n"
+        "| model | what it is for | tables trained on | "
+        + "".join(f"vs heuristics, {n}p {length} | " for n, length in tables)
+        + "exploiter probe |\n| --- | --- | --- |" + " --- |" * (len(tables) + 1) + "\n"
     )
     for name, card in cards.items():
-        latest = _latest_per_players(card.get("tournaments") or [])
         exploiter = card.get("exploiter") or {}
-        probe = rate_text(exploiter) if "win_rate" in exploiter else "-"
-        if "win_rate" in exploiter and exploiter.get("steps"):
-            probe += f" at {_count(exploiter['steps'])} steps"
+        probe = "-"
+        if "win_rate" in exploiter:
+            probe = f"{rate_text(exploiter)} ({exploiter.get('players', 2)}p"
+            probe += f", {_count(exploiter['steps'])} steps)" if exploiter.get("steps") else ")"
+        cells = "".join(
+            f"{rate_text(ratings[name][key]) if key in ratings[name] else '-'} | " for key in tables
+        )
         lines.append(
             f"| [`{name}`](#{name}) | {_cell(_purpose(name, card))} | {_tables_text(card)} "
-            f"| {rate_text(latest[2]) if 2 in latest else '-'} "
-            f"| {rate_text(latest[4]) if 4 in latest else '-'} | {probe} |\n"
+            f"| {cells}{probe} |\n"
         )
     for name, card in cards.items():
         lines += _model_section(name, card, docs)

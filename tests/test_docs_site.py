@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import granujas_env.docs as docs
-from granujas_env.docs_site import kind_of, read_cards
+from granujas_env.docs_site import kind_of, models_markdown, read_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -58,6 +58,28 @@ def test_a_stale_plot_is_caught(monkeypatch, capsys) -> None:
     monkeypatch.setattr(docs, "curve_series", lambda folder: series)
     assert docs.main(["--check"]) == 1
     assert "exploit_curves.png (--plots)" in capsys.readouterr().err
+
+
+def test_the_zoo_has_a_column_per_table_a_card_rates(tmp_path) -> None:
+    """A card rated at a new table (3 players, long games) gets its own summary column; ratings
+    against other opponents stay out of the summary, in the model's section."""
+    card = {
+        "purpose": "a test bot",
+        "players": [3],
+        "tournaments": [
+            {"games": 600, "win_rate": 0.5, "wilson_low": 0.46, "wilson_high": 0.54, "players": 3,
+             "command": "python -m train.tournament --agents x,heuristic,heuristic --players 3 "
+                        "--length long --games 600 --seed 5"},
+            {"games": 400, "win_rate": 0.7, "players": 2,
+             "command": "python -m train.tournament --agents x,full --players 2 --games 400"},
+        ],
+    }
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "model_card.json").write_text(json.dumps(card), encoding="utf-8")
+    text = models_markdown(tmp_path, DOCS, "")
+    assert "| model | what it is for | tables trained on | vs heuristics, 3p long | exploiter" in text
+    assert "| [`x`](#x) | a test bot | 3 | 50.0% [46.0, 54.0] | - |" in text
+    assert "- 2 players vs full: **70.0%** over 400 games" in text
 
 
 def test_mkdocs_build_is_strict_and_clean(tmp_path) -> None:
