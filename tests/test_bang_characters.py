@@ -337,3 +337,26 @@ def test_willy_the_kid_fires_the_gatling_with_two_once_per_turn():
     game = make("SORO", chars, rolls=[[GATLING, GATLING, GATLING, GATLING, DYNAMITE], QUIET])
     act(game, A.STOP)
     assert game.life == [10, 8, 7, 9] and kinds(game, "gatling") == [("gatling", 0)]
+
+
+def test_el_gringos_arrow_setting_off_indians_that_eliminate_the_roller_ends_his_turn():
+    chars = ["jesse_jones", "el_gringo", "lucky_duke", "paul_regret", "black_jack"]
+    game = make("ODSOR", chars, life=[1, 7, 10, 8, 8], arrows=[0, 0, 4, 4, 0], turn=0,
+                rolls=[[ONE, BEER, BEER, DYNAMITE, DYNAMITE], QUIET])
+    act(game, A.STOP)
+    shoot(game, 1)
+    # the arrow is the pile's last: the Indians take the roller's last life point; no beers
+    assert kinds(game, "indians") == [("indians", (1, 0, 4, 4, 0))]
+    assert game.alive == [False, True, True, True, True] and kinds(game, "beer") == []
+    assert game.turn_player == 1 and not game.game_over
+
+
+def test_healing_never_passes_the_maximum():
+    chars = ["sid_ketchum", "jesse_jones", "lucky_duke", "vulture_sam", "black_jack"]
+    game = make("SOODR", chars, life=[10, 1, 8, 8, 8], rolls=[NOTHING, QUIET])
+    shoot(game, 0)  # Sid heals himself at full life: wasted
+    assert abilities(game, "sid_ketchum") == [("ability", 0, "sid_ketchum", 0, 0)]
+    act(game, A.STOP)
+    shoot(game, 1)  # Vulture Sam at 8 of 9: +1 only
+    assert game.life == [10, 0, 8, 9, 8]
+    assert abilities(game, "vulture_sam") == [("ability", 3, "vulture_sam", 1)]

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from granujas_env.bang_dice.engine import BangConfig, BangGame
+from granujas_env.bang_dice.engine import DECISION_KINDS, BangConfig, BangGame
 from granujas_env.bang_dice.engine.data import CharacterDataError, parse_characters
 from granujas_env.bang_dice.invariants import InvariantError, check_invariants
 
@@ -87,3 +87,14 @@ def test_character_file_is_validated():
         parse_characters({"character": [{**entry, "life": "8"}]})
     with pytest.raises(CharacterDataError, match="fields"):
         parse_characters({"character": [{**entry, "extra": 1}]})
+
+
+def test_every_decision_kind_comes_up_in_random_play():
+    seen = set()
+    for seed in range(150):
+        game = BangGame(BangConfig(8), seed=seed)
+        rng = random.Random(seed)
+        while not game.game_over:
+            seen.add(game.decision.kind)
+            game.apply(rng.choice(game.legal_actions()))
+    assert seen == set(DECISION_KINDS)
