@@ -3,8 +3,11 @@ checked after every step, determinism under a seed, clone equivalence, the chara
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -98,3 +101,27 @@ def test_every_decision_kind_comes_up_in_random_play():
             seen.add(game.decision.kind)
             game.apply(rng.choice(game.legal_actions()))
     assert seen == set(DECISION_KINDS)
+
+
+_PLAY = """
+import random, sys
+from granujas_env.bang_dice.engine import BangConfig, BangGame
+game = BangGame(BangConfig(8), seed=5)
+rng = random.Random(5)
+while not game.game_over:
+    game.apply(rng.choice(game.legal_actions()))
+print(repr(game.events))
+"""
+
+
+def test_same_seed_same_game_across_processes():
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _PLAY], capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        ).stdout
+        for hash_seed in ("0", "4242")
+    }
+    game = BangGame(BangConfig(8), seed=5)
+    play_random(game, random.Random(5), check=False)
+    assert runs == {repr(game.events) + "\n"}

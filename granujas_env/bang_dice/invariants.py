@@ -78,7 +78,7 @@ def check_invariants(game: BangGame) -> None:
             _fail(f"dice {game.dice} are not {A.NUM_DICE} faces of {FACES}")
         if game.rolls_done > 1 + REROLLS + 1:
             _fail(f"{game.rolls_done} rolls in one turn")
-    ended = game._end_winners()
+    ended = game.end_condition()
     if game.game_over:
         if game.winners is None or not game.winners:
             _fail("the game is over without winners")

@@ -254,7 +254,7 @@ class BangGame:
         game._setup(roles, characters, max_life, life, arrows, turn, last_standing)
         for faces in desc.get("rolls", ()):
             game.set_next_roll(faces)
-        if game._end_winners() is not None:
+        if game.end_condition() is not None:
             raise ValueError(f"position: the game is already over (life {life}, roles {roles})")
         game._advance()
         return game
@@ -662,11 +662,11 @@ class BangGame:
                 return
             # the target fell to another hand, the Indians or dynamite: last one standing now
             self.last_standing = True
-        winners = self._end_winners()
+        winners = self.end_condition()
         if winners is not None:
             self._win(winners)
 
-    def _end_winners(self) -> frozenset[int] | None:
+    def end_condition(self) -> frozenset[int] | None:
         """The winners if an end condition holds now, else None (3 players: the killing-shot
         win is checked by :meth:`_eliminate`)."""
         roles, alive = self.roles, self.alive
