@@ -311,7 +311,13 @@ def test_loopback_server_refuses_other_host_names():
     assert TestClient(app, base_url="http://evil.example").get("/api/options").status_code == 400
 
 
-def test_command_line_rejects_a_bad_port(capsys):
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--port", "70000"], "--port must be 1..65535"),
+    (["--max-games", "0"], "--max-games must be at least 1"),
+    (["--idle-minutes", "-1"], "--idle-minutes must be a positive number"),
+    (["--idle-minutes", "nan"], "--idle-minutes must be a positive number"),
+])
+def test_command_line_rejects_bad_values(capsys, argv, words):
     with pytest.raises(SystemExit) as exc:
-        web_main(["--port", "70000"])
-    assert exc.value.code == 2 and "--port must be 1..65535" in capsys.readouterr().err
+        web_main(argv)
+    assert exc.value.code == 2 and words in capsys.readouterr().err
