@@ -7,26 +7,28 @@ Importing this module registers the game (it needs the ``[openspiel]`` extra: ``
     import granujas_env.openspiel  # noqa: F401  (registers "python_granujas")
 
     game = pyspiel.load_game("python_granujas", {"players": 2, "game_length": "short", "seed": 3})
-    state = game.new_initial_state()
+    state = game.new_initial_state()  # a fresh deal at every call, the sequence fixed by seed
 
 Choices, and why:
 
 * **Chance: SAMPLED_STOCHASTIC.** The engine draws every chance event (the deal, shuffles under the
-  deck, Apostador's draw) from its own ``random.Random`` seeded by the ``seed`` parameter, so there
-  are no chance nodes: ``new_initial_state()`` always deals the game of ``seed`` (load the game
-  with another seed for another deal), a state and its clone stay identical after the same
-  actions, and replaying a state's action history from the initial state rebuilds it exactly.
-  ``state.serialize()`` / ``game.deserialize_state()`` work; ``pyspiel.serialize_game_and_state``
-  does not: for a sampled-stochastic game it asks for the game's RNG state
-  (``Game::GetRNGState``), which pyspiel lets no Python game provide (so the random-simulation
-  test runs with ``serialize=False``). Search code must not learn future chance from a state it
-  does not own: :meth:`GranujasState.resample_from_infostate` reseeds the engine's random
-  generator along with the hidden cards.
+  deck, Apostador's draw) from its own ``random.Random``, seeded when the state is dealt, so there
+  are no chance nodes, and a state and its clone stay identical after the same actions.
+* **Deals.** By default every ``new_initial_state()`` deals a fresh game, so OpenSpiel's RL agents
+  (``rl_environment``, policy gradient, NFSP) see varied deals: each call deals the game seeded by
+  the next draw of a game-level ``random.Random(seed)``. The sequence is reproducible: a game
+  loaded with the same ``seed`` and asked the same calls deals the same games. OpenSpiel also
+  makes initial states of its own, and each takes a draw: ``state.clone()`` and
+  ``game.deserialize_state()`` make one, then overwrite it with the original's (so a copy keeps
+  the original's deal), and a Python game's ``information_state_tensor`` /
+  ``observation_tensor`` sizes its tensor on one. ``fixed_deal=True`` keeps one deal instead:
+  every ``new_initial_state()`` deals the game of ``seed`` (what search over one deal wants, and
+  what makes replaying a state's action history from a new initial state rebuild it exactly).
 * **Utility: ZERO_SUM, terminal rewards** (:meth:`Game.returns`): +1 to the winner and
   -1/(N-1) to each other player.
 * **Parameters**: ``players`` (2-4, default 2), ``game_length`` ("short"/"long"), ``strategy_cards``
-  (bool), ``seed`` (int, default 0). Actions are the engine's flat ids
-  (``num_distinct_actions`` = ``actions.NUM_ACTIONS``; names from ``actions.describe``); the
+  (bool), ``seed`` (int, default 0), ``fixed_deal`` (bool, default False: see Deals). Actions are
+  the engine's flat ids (``num_distinct_actions`` = ``actions.NUM_ACTIONS``; names from ``actions.describe``); the
   maximum game length is the documented step bound (:func:`granujas_env.fuzz.step_bound`).
 * **Observations**: a player's tensor is its observation vector
   (:class:`granujas_env.codecs.ObservationLayout`; the observer's ``dict`` holds its named pieces);
@@ -77,7 +79,13 @@ __all__ = [
 ]
 
 SHORT_NAME = "python_granujas"
-_DEFAULTS: dict[str, Any] = {"players": 2, "game_length": "short", "strategy_cards": False, "seed": 0}
+_DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "game_length": "short",
+    "strategy_cards": False,
+    "seed": 0,
+    "fixed_deal": False,
+}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -98,7 +106,8 @@ GAME_TYPE = pyspiel.GameType(
 
 
 class GranujasGame(pyspiel.Game):
-    """The pyspiel game: one configuration and one deal (``seed``)."""
+    """The pyspiel game: one configuration; a fresh deal per initial state from the sequence of
+    ``seed``, or the one deal of ``seed`` with ``fixed_deal`` (see the module docstring)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
@@ -108,6 +117,8 @@ class GranujasGame(pyspiel.Game):
         seed = params["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an int, got {seed!r}")
+        if not isinstance(params["fixed_deal"], bool):
+            raise ValueError(f"fixed_deal must be a bool, got {params['fixed_deal']!r}")
         config = GameConfig(
             num_players=params["players"],
             game_length=params["game_length"],
@@ -125,12 +136,17 @@ class GranujasGame(pyspiel.Game):
         )
         super().__init__(GAME_TYPE, info, params)
         self.config = config
-        self.initial = Game(config, seed=seed)
+        self.fixed_deal = params["fixed_deal"]
+        self.initial = Game(config, seed=seed)  # the deal of seed (fixed_deal's)
         self.layout = ObservationLayout(self.initial.catalog, self.initial.rules)
+        self._deals = random.Random(seed)  # the seeds of the fresh deals, in order
 
     def new_initial_state(self) -> GranujasState:
-        """The game of ``seed`` before its first decision."""
-        return GranujasState(self)
+        """A game before its first decision: the next deal of the sequence of ``seed``, or the
+        deal of ``seed`` with ``fixed_deal``."""
+        if self.fixed_deal:
+            return GranujasState(self)
+        return GranujasState(self, deal=self._deals.getrandbits(63))
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict | None = None
@@ -144,14 +160,17 @@ class GranujasGame(pyspiel.Game):
 class GranujasState(pyspiel.State):
     """A game in progress; ``engine`` is the :class:`~granujas_env.engine.Game` it wraps."""
 
-    def __init__(self, game: GranujasGame, engine: Game | None = None) -> None:
+    def __init__(
+        self, game: GranujasGame, engine: Game | None = None, deal: int | None = None
+    ) -> None:
         if engine is not None and engine.config != game.config:
             raise ValueError(f"engine plays {engine.config}, but the game is {game.config}")
         super().__init__(game)
-        # None stands for the initial deal, cloned on first use: OpenSpiel's clone() builds a new
-        # initial state, then overwrites this attribute with copy.deepcopy of the original's,
-        # which for a Game is Game.clone().
+        # None stands for the initial deal (the game of ``deal``, or the game's own of ``seed``),
+        # built on first use: OpenSpiel's clone() builds a new initial state, then overwrites these
+        # attributes with copy.deepcopy of the original's (for a Game, Game.clone()).
         self._engine = engine
+        self._deal = deal
         # player -> (move number, information state key): IS-MCTS asks for the same key up to
         # three times per node visit; the move number changes with every applied action
         self._keys: dict[int, tuple[int, str]] = {}
@@ -161,7 +180,11 @@ class GranujasState(pyspiel.State):
         """The engine game of this state (read it; change it only through ``apply_action``: the
         information state key is cached per move)."""
         if self._engine is None:
-            self._engine = self.get_game().initial.clone()
+            game = self.get_game()
+            if self._deal is None:
+                self._engine = game.initial.clone()
+            else:
+                self._engine = Game(game.config, seed=self._deal, catalog=game.initial.catalog)
         return self._engine
 
     def information_state_key(self, player: int) -> str:

@@ -15,9 +15,10 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from granujas_env.engine import actions as A  # noqa: E402
+from granujas_env.engine.game import Game  # noqa: E402
 from granujas_env.engine.snapshot import digest  # noqa: E402
 from granujas_env.fuzz import step_bound  # noqa: E402
-from granujas_env.openspiel import GranujasState, RolloutEvaluator, view_text  # noqa: E402
+from granujas_env.openspiel import GranujasGame, GranujasState, RolloutEvaluator, view_text  # noqa: E402
 
 # The README section "Using granujas with OpenSpiel", run as written.
 README_SNIPPET = """
@@ -66,12 +67,34 @@ def test_game_type_info_and_parameters() -> None:
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-0.5, 1.0, 0.0)
     assert game.observation_tensor_size() == game.information_state_tensor_size() == game.layout.size
     assert game.get_parameters() == {
-        "players": 3, "game_length": "long", "strategy_cards": True, "seed": 9
+        "players": 3, "game_length": "long", "strategy_cards": True, "seed": 9, "fixed_deal": False
     }
-    # the same seed deals the same game; another seed another one
-    assert str(game.new_initial_state()) == str(game.new_initial_state())
-    other = _load(players=3, game_length="long", strategy_cards=True, seed=10)
-    assert str(other.new_initial_state()) != str(game.new_initial_state())
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter fixed_deal"):
+        _load(fixed_deal=1)
+    with pytest.raises(ValueError, match="fixed_deal must be a bool, got 1"):
+        GranujasGame({"fixed_deal": 1})  # built directly, without pyspiel's type check
+
+
+def _deals(game, count: int) -> list[str]:
+    return [digest(game.new_initial_state().engine) for _ in range(count)]
+
+
+def test_each_initial_state_is_a_fresh_deal_of_the_seeds_sequence() -> None:
+    deals = _deals(_load(players=3, seed=9), 4)
+    assert len(set(deals)) == 4
+    assert _deals(_load(players=3, seed=9), 4) == deals  # the same seed, the same sequence
+    assert _deals(_load(players=3, seed=10), 4) != deals
+    # the k-th deal is the engine's game of the k-th draw of random.Random(seed)
+    draws = random.Random(9)
+    config = _load(players=3).config
+    assert deals == [digest(Game(config, seed=draws.getrandbits(63))) for _ in range(4)]
+
+
+def test_fixed_deal_keeps_the_game_of_seed() -> None:
+    game = _load(players=3, seed=9, fixed_deal=True)
+    assert _deals(game, 3) == [digest(Game(game.config, seed=9))] * 3
+    other = _load(players=3, seed=10, fixed_deal=True)
+    assert _deals(other, 1) != _deals(game, 1)
     with pytest.raises(ValueError, match="num_players must be 2, 3 or 4, got 5"):
         _load(players=5)
 
@@ -90,10 +113,13 @@ def test_openspiel_random_sim_test(cards: bool) -> None:
 def test_state_serializes_and_replays() -> None:
     game = _load(players=2, seed=4)
     state = _play(game.new_initial_state(), 60, seed=1)
-    restored = game.deserialize_state(state.serialize())
+    restored = game.deserialize_state(state.serialize())  # takes a draw, keeps state's deal
     assert str(restored) == str(state) and restored.history() == state.history()
     assert digest(restored.engine) == digest(state.engine)
-    # sampled-stochastic: replaying the actions from the initial state rebuilds the state
+    # sampled-stochastic: with one fixed deal, replaying the actions from a new initial state
+    # rebuilds the state
+    game = _load(players=2, seed=4, fixed_deal=True)
+    state = _play(game.new_initial_state(), 60, seed=1)
     replayed = game.new_initial_state()
     for action in state.history():
         replayed.apply_action(action)
@@ -220,3 +246,38 @@ def test_rollout_evaluator_plays_random_games_on_the_engine() -> None:
     assert abs(sum(p for _, p in prior) - 1.0) < 1e-9
     with pytest.raises(ValueError, match="n_rollouts must be an int >= 1, got 0"):
         RolloutEvaluator(n_rollouts=0)
+
+
+def _rl_episodes(game, episodes: int) -> list[str]:
+    """Train OpenSpiel's tabular Q-learners through ``rl_environment`` for ``episodes`` games;
+    returns each game's deal (the digest of its initial state)."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    env = rl_environment.Environment(game)
+    num_actions = env.action_spec()["num_actions"]
+    learners = [
+        tabular_qlearner.QLearner(player_id=p, num_actions=num_actions)
+        for p in range(game.num_players())
+    ]
+    deals = []
+    for _ in range(episodes):
+        time_step = env.reset()
+        deals.append(digest(env.get_state.engine))
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            time_step = env.step([learners[player].step(time_step).action])
+        for learner in learners:  # the final step: every learner learns from the returns
+            learner.step(time_step)
+    return deals
+
+
+def test_rl_environment_agents_train_on_fresh_deals() -> None:
+    np.random.seed(0)  # the Q-learners' exploration draws from numpy's global RNG
+    deals = _rl_episodes(_load(players=2, seed=11), 3)
+    assert len(set(deals)) == 3
+    assert deals[0] == _deals(_load(players=2, seed=11), 1)[0]  # the first of the seed's sequence
+    np.random.seed(0)  # the same seed and the same calls: the same deals
+    assert _rl_episodes(_load(players=2, seed=11), 3) == deals
+    fixed = _rl_episodes(_load(players=2, seed=11, fixed_deal=True), 2)
+    assert fixed == [digest(Game(_load(players=2).config, seed=11))] * 2
