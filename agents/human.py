@@ -82,11 +82,13 @@ class HumanAgent(Agent):
 
     def observe(self, view: SeatView) -> None:
         """Narrate what happened since the last call (public events only)."""
-        if self.narrator is None:
+        if self.narrator is None or len(view.history) < self.narrator.seen:  # a new game
             self.narrator = Narrator(view.catalog, view.rules)
         self.pending += self.narrator.update(view)
 
     def _events(self, view: SeatView) -> str:
+        if self.narrator is None:  # not observed after every action: changes are summed
+            self.narrator = Narrator(view.catalog, view.rules, every_action=False)
         self.observe(view)
         lines, self.pending = self.pending, []
         return "\n".join(lines)

@@ -125,6 +125,8 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
     humans = [seat for seat, bot in enumerate(bots) if isinstance(bot, HumanAgent)]
     # seats whose agent narrates the game (people, language models): fed after every action
     observers = [seat for seat, bot in enumerate(bots) if callable(getattr(bot, "observe", None))]
+    for seat in observers:  # the start: their narrators then follow every action
+        bots[seat].observe(seat_view(game, seat))
     say = functools.partial(print, file=out, flush=True)
     say(f"3000 Granujas, {len(names)} players, {args.length} game, seed {args.seed}")
     say(", ".join(f"p{i}: {name}" for i, name in enumerate(names)))

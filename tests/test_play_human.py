@@ -68,6 +68,9 @@ def test_a_person_plays_a_whole_game_with_bad_answers_and_a_record(tmp_path, cap
     assert "Not a legal action: '99': 99 is not a legal action id now" in out
     assert "Not a legal action: empty answer; legal options: " in out
     assert "Answer with the id before ')'" in out  # the help
+    # narrated after every action: each change tied to its cause, none summed
+    assert "reputation" in out and "since the last update" not in out
+    assert "=== game over after day 2: p" in out
     assert "<- winner" in out
     screens = out.split(SEPARATOR)[1:]
     assert len(screens) == len(person.chosen) + 1  # one per decision, one at the end
