@@ -194,9 +194,9 @@ class ISMCTSAgent(Agent):
         if game is None:
             raise ValueError(
                 "ISMCTSAgent needs the game to sample from: call agent.act(observation, "
-                "game=game), or agents.registry.ask(agent, observation, game), which front ends "
-                "and agents.driver.play_game use for every bot (it passes the game to bots with "
-                "needs_game = True)"
+                "game=game), or ask through agents.registry.ask(agent, observation, game), which "
+                "passes the game to bots with needs_game = True (agents.driver.play_game does "
+                "the same)"
             )
         if game.legal_actions() != legal:
             raise ValueError(
