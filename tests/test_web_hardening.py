@@ -270,3 +270,18 @@ def test_fuzzed_requests_never_answer_5xx(tmp_path_factory, path, query, body):
 
 
 _FUZZ: dict = {}
+
+
+def test_a_record_that_cannot_be_saved_is_logged_and_the_game_ends(tmp_path, caplog):
+    client = _client(tmp_path / "records")
+    gid, token = _game(client, seed=3)
+    web = client.app.state.games[gid]
+    web.record_dir = tmp_path / "not-a-folder"
+    web.record_dir.write_text("a file where the folder should be")
+    while not web.game.game_over:
+        state = client.get(f"/api/games/{gid}", headers={"X-Seat-Token": token}).json()
+        r = client.post(f"/api/games/{gid}/actions", json={"action": state["menu"][0]["id"]},
+                        headers={"X-Seat-Token": token})
+        assert r.status_code == 200, r.text
+    assert web.saved is None and "could not save its record" in caplog.text
+    assert client.get(f"/api/games/{gid}/record", headers={"X-Seat-Token": token}).status_code == 200

@@ -311,7 +311,11 @@ class WebGame:
             self._step(action)
         if self.record_dir is not None and self.saved is None:
             prefix = "public-web" if self.public else "web"
-            self.saved = self.record().save(self.record_dir / f"{prefix}-{self.id}.json")
+            try:
+                self.saved = self.record().save(self.record_dir / f"{prefix}-{self.id}.json")
+            except OSError:  # a full disk must not cost the players their last answer
+                log.exception("game %s: could not save its record in %s", self.id,
+                              self.record_dir)
 
     def _bot_action(self, seat: int, legal: list[int]) -> int:
         """The bot's answer; a bot that raises or answers an illegal id is replaced (every seat
