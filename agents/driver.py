@@ -121,12 +121,14 @@ TEXT_COUNTERS = ("decisions", "calls", "answers", "invalid_answers", "errors", "
 def text_counters(bot: Agent) -> dict[str, int] | None:
     """The answer counters (cumulative) of a bot that answers in text, else None.
 
-    A bot's ``text_stats()`` is read as it is: a mapping of counter name -> count since the bot
-    was built (every name is reported). Otherwise the attributes of :data:`TEXT_COUNTERS` it has,
-    if one of them is ``invalid_answers``. ``answers`` missing but ``calls`` there: the requests
-    that did not fail, ``calls - errors``."""
-    if callable(getattr(bot, "text_stats", None)):
-        counts = {str(k): int(v) for k, v in bot.text_stats().items()}
+    A bot's ``text_stats()`` or ``counters()`` method (agents/llm.py) is read as it is: a mapping
+    of counter name -> count since the bot was built (every name is reported). Otherwise the
+    attributes of :data:`TEXT_COUNTERS` it has, if one of them is ``invalid_answers``.
+    ``answers`` missing but ``calls`` there: the requests that did not fail, ``calls - errors``.
+    """
+    method = getattr(bot, "text_stats", None) or getattr(bot, "counters", None)
+    if callable(method):
+        counts = {str(k): int(v) for k, v in method().items()}
     elif hasattr(bot, "invalid_answers"):
         counts = {k: int(getattr(bot, k)) for k in TEXT_COUNTERS if hasattr(bot, k)}
     else:
@@ -167,6 +169,8 @@ def play_game(
     # search bots (``needs_game = True``) also get the live game, to sample hidden information
     # consistent with their seat's view from it (agents/search.py says why that is leak-free)
     needs = [getattr(bot, "needs_game", False) for bot in bots]
+    # narrating bots (the llm agent, a human) see every action, as in granujas_env.play
+    observers = [seat for seat, bot in enumerate(bots) if callable(getattr(bot, "observe", None))]
     # text agents (the llm agent, a human) count their answers: report this game's share
     counts_before = [text_counters(bot) for bot in bots]
     actions: list[int] = []
@@ -191,6 +195,8 @@ def play_game(
         actions.append(int(action))
         if decision is not None and decision.kind == "challenge":
             challenges += [e[1:] for e in game.history[logged:] if e[0] == "challenge"]
+        for observer in observers:
+            bots[observer].observe(views(observer))
         if len(actions) > max_steps:
             raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
     result: dict[str, Any] = {

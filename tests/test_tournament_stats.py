@@ -4,10 +4,16 @@ revealed by a henchman that a card effect or the Ayudante del sheriff's pre-empt
 
 from __future__ import annotations
 
+import http.server
+import json
+import re
+import threading
+
 from agents import make
 from agents.driver import game_stats, play_game
 from granujas_env.engine import actions as A
 from granujas_env.record import replay, resume
+from train.tournament import main as tournament
 from train.tournament import run_tournament, summarize
 
 
@@ -81,3 +87,58 @@ def test_caught_counts_exactly_the_challenge_decisions() -> None:
     assert result["stats"][0]["challenges_made"] == 0
     victim = by_effect[0][2]
     assert result["stats"][victim]["bluffs_caught"] < result["stats"][victim]["bluffs_revealed"]
+
+
+class _ChatStub(http.server.BaseHTTPRequestHandler):
+    """An OpenAI-compatible chat endpoint on 127.0.0.1: request n (from 1) fails with HTTP 500
+    when n % 7 == 0, else gets garbage when n % 5 == 0, else the lowest id of the last menu."""
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        tally = self.server.tally
+        tally["requests"] += 1
+        n = tally["requests"]
+        if n % 7 == 0:
+            tally["errors"] += 1
+            status, payload = 500, b"overloaded"
+        else:
+            prompt = "".join(m["content"] for m in body["messages"])  # a retry: the last menu
+            menu = prompt[prompt.rindex("Legal actions") :]
+            answer = "no idea" if n % 5 == 0 else "Action: " + re.search(r"(\d+)\)", menu)[1]
+            tally["garbage"] += n % 5 == 0
+            status = 200
+            payload = json.dumps({"choices": [{"message": {"content": answer}}]}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_the_tournament_reports_a_language_model_agents_counters(monkeypatch, tmp_path) -> None:
+    """agents/llm.py through the tournament: calls, real answers, invalid answers, errors and
+    fallbacks in the JSON, the invalid rate over real answers (failed requests are none)."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _ChatStub)
+    httpd.tally = {"requests": 0, "errors": 0, "garbage": 0}
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        monkeypatch.setenv("GRANUJAS_LLM_URL", f"http://127.0.0.1:{httpd.server_address[1]}/v1")
+        monkeypatch.setenv("GRANUJAS_LLM_MODEL", "stub")
+        out = tmp_path / "rows.json"
+        agents = "llm:retry_wait=0,random"
+        assert tournament(["--agents", agents, "--games", "2", "--json", str(out), "--quiet"]) == 0
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    llm, rand = json.loads(out.read_text())
+    counts, tally = llm["text_counters"], httpd.tally
+    assert counts["calls"] == tally["requests"] > 50
+    assert counts["errors"] == tally["errors"] > 0
+    assert counts["invalid_answers"] == tally["garbage"] > 0
+    assert counts["answers"] == tally["requests"] - tally["errors"]
+    assert llm["invalid_answer_rate"] == tally["garbage"] / (tally["requests"] - tally["errors"])
+    assert {"decisions", "fallbacks"} <= set(counts) and counts["decisions"] > 0
+    assert rand["text_counters"] is None and rand["invalid_answer_rate"] is None

@@ -31,8 +31,8 @@ Per entry it reports:
   answered yes: a henchman put on a card by a card effect or by the Ayudante del sheriff's
   pre-emption is not one, so against bots that never challenge the caught rate is 0. The revealed
   rate (``revealed_rate``: bluffs revealed with any henchman on them / bluffs) counts those too;
-- for text agents (see :func:`agents.driver.text_counters`: a ``text_stats()`` method, or
-  ``invalid_answers`` and ``calls`` counters, e.g. ``llm``): their counters summed over the games
+- for text agents (see :func:`agents.driver.text_counters`: a ``text_stats()`` or ``counters()``
+  method, or an ``invalid_answers`` counter, e.g. ``llm``): their counters summed over the games
   (``text_counters``: ``calls`` (requests), ``answers`` (real answers: replies received),
   ``invalid_answers``, ``errors`` (failed requests), ``fallbacks`` (decisions settled by the
   default action), ...) and the invalid rate over real answers (``invalid_answer_rate`` =
