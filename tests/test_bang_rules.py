@@ -407,10 +407,31 @@ def test_from_position_refuses_bad_descriptions():
         ({"rolls": [["seven"]]}, "faces"),
         ({"bogus": 1}, "unknown keys"),
         ({"last_standing": True}, "3 players"),
+        ({"alive": [True, False, True, True], "life": [10, 8, 8, 8]}, "alive"),
+        ({"alive": [True, True]}, "alive"),
+        ({"arrows": [1, 0, 0, 0], "arrow_pile": 9}, "arrow_pile"),
+        ({"turn": 1, "turn_player": 2}, "disagree"),
+        ({"dice": ["1", "1"]}, "dice"),
     ]
     for change, message in bad:
         with pytest.raises(ValueError, match=message):
             BangGame.from_position({**base, **change})
+
+
+def test_from_position_with_the_state_attribute_names():
+    game = BangGame.from_position({
+        "roles": ["sheriff", "outlaw", "renegade", "outlaw"],
+        "characters": ["jesse_jones", "black_jack", "sid_ketchum", "lucky_duke"],
+        "alive": [True, False, True, True], "arrows": [2, 0, 1, 0], "arrow_pile": 6,
+        "turn_player": 2, "dice": [ONE, ONE, BEER, BEER, BEER], "rolls": [[TWO]],
+    })
+    assert game.life == [11, 0, 8, 8] and game.alive == [True, False, True, True]
+    assert game.role_revealed == [True, True, False, False]
+    assert game.decision.kind == "sid_ketchum" and game.dice == []  # Sid heals before rolling
+    shoot(game, 2)
+    assert game.dice == [ONE, ONE, BEER, BEER, BEER] and game.decision.kind == "reroll"
+    act(game, mask(0))
+    assert game.dice == [TWO, ONE, BEER, BEER, BEER]
 
 
 def test_illegal_action_leaves_the_state_unchanged():

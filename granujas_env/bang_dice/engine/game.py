@@ -187,17 +187,19 @@ class BangGame:
 
         Keys: ``roles`` and ``characters`` (one per seat; the roles must be the table size's deal
         of :data:`ROLE_DEAL`, the characters distinct ids), and optionally ``life``, ``max_life``
-        (default: the card's life, +2 for the Sheriff), ``arrows`` (held per seat; the pile holds
-        the rest of the 9), ``turn`` (whose turn starts; default the Sheriff, 3 players the
-        Deputy), ``rolls`` (a list of face lists forced on the next rolls, see
-        :meth:`set_next_roll`), ``seed`` (the RNG for unforced dice) and, 3 players only,
-        ``last_standing`` (default: True when a seat is already eliminated). Seats with life 0
-        are eliminated (their roles revealed). The turn starts at once: its first roll happens
-        before this returns unless Sid Ketchum decides first, so force it with ``rolls``.
+        (default: the card's life, +2 for the Sheriff), ``alive`` (bools; out exactly at life 0;
+        default from ``life``), ``arrows`` (held per seat), ``arrow_pile`` (must be 9 minus the
+        arrows held), ``turn`` or ``turn_player`` (whose turn starts; default the Sheriff,
+        3 players the Deputy), ``dice`` (the 5 faces of that turn's first roll), ``rolls`` (face
+        lists forced on the rolls after it, see :meth:`set_next_roll`), ``seed`` (the RNG for
+        unforced dice) and, 3 players only, ``last_standing`` (default: True when a seat is
+        already out). Eliminated seats have their roles revealed. The turn starts at once: its
+        first roll happens before this returns (after Sid Ketchum's decision if he plays), so
+        force it with ``dice``; :meth:`set_next_roll` called later reaches the rerolls.
         Bad input raises ValueError naming the key.
         """
-        known = {"roles", "characters", "life", "max_life", "arrows", "turn", "rolls", "seed",
-                 "last_standing"}
+        known = {"roles", "characters", "life", "max_life", "alive", "arrows", "arrow_pile",
+                 "turn", "turn_player", "dice", "rolls", "seed", "last_standing"}
         if not isinstance(desc, dict):
             raise ValueError(f"position must be a dict, got {type(desc).__name__}")
         unknown = set(desc) - known
@@ -227,8 +229,25 @@ class BangGame:
         default_max = [CHARACTERS[c].life + SHERIFF_BONUS * (r == SHERIFF)
                        for c, r in zip(characters, roles)]
         max_life = seat_list("max_life", default_max, 1)
-        life = seat_list("life", max_life, 0)
+        if "alive" in desc:
+            alive = desc["alive"]
+            if not isinstance(alive, (list, tuple)) or len(alive) != n or any(
+                not isinstance(a, bool) for a in alive
+            ):
+                raise ValueError(f"position alive: {n} bools needed, got {alive!r}")
+            life = seat_list("life", [m if a else 0 for m, a in zip(max_life, alive)], 0)
+            for s in range(n):
+                if alive[s] != (life[s] > 0):
+                    raise ValueError(f"position alive: seat {s} is "
+                                     f"{'alive' if alive[s] else 'out'} with life {life[s]} "
+                                     f"(out exactly at life 0)")
+        else:
+            life = seat_list("life", max_life, 0)
         arrows = seat_list("arrows", [0] * n, 0)
+        pile = desc.get("arrow_pile", ARROWS - sum(arrows))
+        if pile != ARROWS - sum(arrows):
+            raise ValueError(f"position arrow_pile: {pile!r}, but the arrows held {arrows} leave "
+                             f"{ARROWS - sum(arrows)} of the {ARROWS} in the pile")
         for s in range(n):
             if life[s] > max_life[s]:
                 raise ValueError(f"position life: seat {s} has {life[s]} > max_life {max_life[s]}")
@@ -238,7 +257,9 @@ class BangGame:
             raise ValueError(f"position arrows: at most {ARROWS - 1} held (the pile is never "
                              f"empty between actions), got {sum(arrows)}")
         default_turn = roles.index(DEPUTY if n == 3 else SHERIFF)
-        turn = desc.get("turn", default_turn)
+        turn = desc.get("turn", desc.get("turn_player", default_turn))
+        if "turn" in desc and "turn_player" in desc and desc["turn"] != desc["turn_player"]:
+            raise ValueError("position turn and turn_player (the same key) disagree")
         if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
             raise ValueError(f"position turn: a seat 0..{n - 1}, got {turn!r}")
         if life[turn] == 0:
@@ -252,6 +273,12 @@ class BangGame:
         game._rng = new_rng(game.seed)
         game._rng_shared = False
         game._setup(roles, characters, max_life, life, arrows, turn, last_standing)
+        if "dice" in desc:
+            dice = desc["dice"]
+            if isinstance(dice, str) or len(dice) != A.NUM_DICE:
+                raise ValueError(f"position dice: the {A.NUM_DICE} faces of the turn's first "
+                                 f"roll, got {dice!r}")
+            game.set_next_roll(dice)
         for faces in desc.get("rolls", ()):
             game.set_next_roll(faces)
         if game.end_condition() is not None:
@@ -263,8 +290,9 @@ class BangGame:
         """Force the faces of the next rolled dice (a test hook).
 
         Faces are queued and consumed die by die, in die order, by the rolls to come: the first
-        roll of a turn takes 5, a reroll one per rerolled die; the RNG rolls the rest.
-        ValueError for a face not in :data:`FACES`.
+        roll of a turn takes 5, a reroll one per rerolled die; the RNG rolls the rest. Rolls
+        happen inside :meth:`apply`: the next turn's first roll inside the call that ends this
+        turn, so queue its faces before that call. ValueError for a face not in :data:`FACES`.
         """
         if isinstance(faces, str) or not all(f in FACES for f in faces):
             raise ValueError(f"faces must be a list of faces from {FACES}, got {faces!r}")
