@@ -31,6 +31,18 @@ How the AEC game becomes an RLlib multi-agent env (:class:`GranujasMultiAgentEnv
   decide is held and delivered with the seat's next observation or at the end.
 * Forced moves (a single legal id) are played by the adapter without asking anyone.
 
+RLlib's own PettingZoo route works too: :func:`pettingzoo_env` is :func:`granujas_env.env` as
+RLlib's ``PettingZooEnv``, its observations renamed to RLlib's keys (:class:`RLlibObservationKeys`:
+``observations`` and a float32 ``action_mask``), which RLlib's example
+``ActionMaskingTorchRLModule`` reads::
+
+    from ray.tune.registry import register_env
+    from train.rllib import pettingzoo_env
+    register_env("granujas_pz", pettingzoo_env)  # env_config: granujas_env.env's arguments
+
+Every seat is then an RLlib agent (``player_<k>``); an illegal id ends the game with -1 to the
+mover (``env()``'s rule), which the masked module never samples.
+
 Outputs under ``--out``: ``checkpoints/iter_<n>`` (``Algorithm.save``; ``--resume`` restores
 one), TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``: return, win rate overall and
 per opponent kind, samples/s, losses), ``metrics.jsonl`` (one line per iteration) and the export
@@ -56,6 +68,7 @@ import gymnasium
 import numpy as np
 import ray
 import torch
+from pettingzoo.utils.wrappers import BaseWrapper
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.columns import Columns
@@ -64,6 +77,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from tensorboardX import SummaryWriter
 
@@ -71,6 +85,7 @@ from agents.decisions import ALL_DECISIONS
 from agents.model_card import layout_record
 from agents.policy import make_bot
 from granujas_env.cli import run_main
+from granujas_env.env import env as wrapped_env
 from granujas_env.env import raw_env
 from granujas_env.version import ENV_NAME
 from train.single_seat import SingleSeatEnv, lazy_observation
@@ -78,6 +93,9 @@ from train.train import machine_info, save_slim
 
 __all__ = [
     "GranujasMultiAgentEnv",
+    "RLlibObservationKeys",
+    "pettingzoo_env",
+    "start_ray",
     "MaskedActorCritic",
     "LearnerResultCallback",
     "build_config",
@@ -290,6 +308,42 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
         }
 
 
+class RLlibObservationKeys(BaseWrapper):
+    """A granujas AEC env whose observations carry RLlib's keys: ``{"observations": float32[D],
+    "action_mask": float32[N]}`` instead of ``{"observation", "action_mask": int8[N]}`` (RLlib's
+    ``ActionMaskingTorchRLModule`` reads ``observations`` and takes the log of the mask)."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        agent0 = env.possible_agents[0]
+        self._space = gymnasium.spaces.Dict(
+            {
+                "observations": env.observation_space(agent0)["observation"],
+                "action_mask": gymnasium.spaces.Box(
+                    0.0, 1.0, (env.action_space(agent0).n,), np.float32
+                ),
+            }
+        )
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        self.env.observation_space(agent)  # an unknown agent raises, naming the agents
+        return self._space
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        observation = self.env.observe(agent)
+        return {
+            "observations": observation["observation"],
+            "action_mask": observation["action_mask"].astype(np.float32),
+        }
+
+
+def pettingzoo_env(config: Mapping[str, Any] | None = None) -> PettingZooEnv:
+    """:func:`granujas_env.env` (``config``: its keyword arguments, e.g. ``num_players``) as
+    RLlib's ``PettingZooEnv``, with RLlib's observation keys (:class:`RLlibObservationKeys`):
+    the env creator to give ``ray.tune.registry.register_env``."""
+    return PettingZooEnv(RLlibObservationKeys(wrapped_env(**dict(config or {}))))
+
+
 class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
     """PPO actor-critic with action masking for ``{"observations", "action_mask"}`` inputs.
 
@@ -413,6 +467,26 @@ def export_policy(weights: Mapping[str, Any], hiddens: Sequence[int], path: Path
     save_slim(model, path)
 
 
+RAY_START_ATTEMPTS = 3
+RAY_NODE_TIMEOUT = "timed out during startup"  # Ray's message when its raylet did not register
+
+
+def start_ray(address: str | None = None, num_cpus: int | None = None) -> None:
+    """``ray.init`` without the dashboard (nothing here reads it, and it is one more process to
+    start), retried when a local start times out: Ray (2.5x, 2.60) gives the raylet a fixed 30 s
+    to register, which a loaded small machine can miss. Other errors, and a start that times out
+    ``RAY_START_ATTEMPTS`` times, are raised."""
+    for attempt in range(1, RAY_START_ATTEMPTS + 1):
+        try:
+            ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+            return
+        except Exception as exc:  # Ray raises a bare Exception for the timeout
+            if RAY_NODE_TIMEOUT not in str(exc) or attempt == RAY_START_ATTEMPTS:
+                raise
+            ray.shutdown()  # what the failed start left behind
+            print(f"ray.init timed out (attempt {attempt}): starting Ray again", file=sys.stderr)
+
+
 def _ints(text: str) -> list[int]:
     try:
         values = [int(x) for x in text.split(",") if x.strip()]
@@ -507,8 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     command = "python -m train.rllib " + shlex.join(sys.argv[1:] if argv is None else argv)
 
-    ray.init(address=args.address, num_cpus=args.num_cpus, include_dashboard=False,
-             log_to_driver=False)
+    start_ray(args.address, args.num_cpus)
     started = time.time()
     algo = build_config(args).build_algo()
     league = league_ids(args.league_size)
