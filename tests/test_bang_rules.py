@@ -303,6 +303,16 @@ def test_everyone_eliminated_at_once_outlaws_win():
     assert game.winners == frozenset({1, 2})
 
 
+def test_the_game_ends_in_the_middle_of_a_roll_no_more_arrows_taken():
+    # an outlaw's first arrow sets off the Indians, who eliminate the Sheriff: the game is over,
+    # the roll's other two arrows are never taken
+    game = make("SOOR", life=[2, 8, 8, 8], arrows=[2, 0, 4, 2], turn=1,
+                rolls=[[ARROW, ARROW, ARROW, BEER, BEER]])
+    assert kinds(game, "indians") == [("indians", (2, 1, 4, 2))]
+    assert game.winners == frozenset({1, 2}) and game.events[-1] == ("game_over", (1, 2))
+    assert game.arrows == [0, 0, 0, 0] and game.arrow_pile == 9 and game.life == [0, 7, 4, 6]
+
+
 def test_eight_players_sheriff_dies_facing_two_renegades_outlaws_win():
     roles = "SRROOODD"
     life = [1, 8, 8, 0, 0, 0, 0, 0]

@@ -5,14 +5,16 @@ broken invariant (seat, counts found and expected). It checks:
 
 * **Roles and characters**: the table size's deal of roles; distinct known characters; the
   Sheriff's (and, 3 players, every) role revealed, and every eliminated seat's.
-* **Life**: ``0 <= life <= max_life``; ``max_life`` is the card's life (+2 for the Sheriff) unless
-  the position said otherwise (then only >= 1); a living seat has life >= 1, except a seat brought
-  to 0 by the damage event in progress (eliminated when the event ends); eliminated seats have 0.
+* **Life**: ``0 <= life <= max_life`` and ``max_life >= 1`` (a position may set its own maxima);
+  a living seat has life >= 1, except a seat brought to 0 by the damage event in progress
+  (eliminated when the event ends); eliminated seats have 0.
 * **Arrows**: pile + held == 9, none negative, the pile never empty between actions, eliminated
   seats hold none.
-* **Dice**: 5 faces of the six once rolled in a turn, rolls done <= 1 + the rerolls allowed.
-* **Flow**: the game is over exactly when a winner set is recorded, and only when an end
-  condition holds (every seat's role revealed then); while it goes on, a decision of a known kind
+* **Dice**: none before a turn's first roll, then 5 faces of the six; rolls done + rerolls left
+  = 1 + the rerolls allowed (Lucky Duke one more); a reroll is asked only with a reroll left and
+  fewer than three dynamite showing.
+* **Flow**: the game is over exactly when a winner set is recorded (and the last event says
+  so), and only when an end condition holds (every seat's role revealed then); while it goes on, a decision of a known kind
   is pending for a living seat, with a sorted, duplicate-free list of 2+ legal ids in range
   (decisions with one option are never asked), and the turn player is alive.
 """
@@ -28,6 +30,7 @@ from .engine.data import CHARACTERS
 from .engine.game import (
     ARROWS,
     DECISION_KINDS,
+    DYNAMITE,
     FACES,
     REROLLS,
     ROLE_DEAL,
@@ -76,9 +79,15 @@ def check_invariants(game: BangGame) -> None:
     if game.dice:
         if len(game.dice) != A.NUM_DICE or any(f not in FACES for f in game.dice):
             _fail(f"dice {game.dice} are not {A.NUM_DICE} faces of {FACES}")
-        if game.rolls_done > 1 + REROLLS + 1:
-            _fail(f"{game.rolls_done} rolls in one turn")
+        allowed = REROLLS + (game.characters[game.turn_player] == "lucky_duke")
+        if game.rolls_done + game.rerolls_left != 1 + allowed or game.rerolls_left < 0:
+            _fail(f"{game.rolls_done} rolls done, {game.rerolls_left} rerolls left: "
+                  f"1 + {allowed} allowed")
+    elif game.rolls_done:
+        _fail(f"{game.rolls_done} rolls done but no dice")
     ended = game.end_condition()
+    if game.game_over != (game.events[-1][0] == "game_over"):
+        _fail(f"game_over {game.game_over} but the last event is {game.events[-1]!r}")
     if game.game_over:
         if game.winners is None or not game.winners:
             _fail("the game is over without winners")
@@ -100,6 +109,11 @@ def check_invariants(game: BangGame) -> None:
         _fail(f"no known decision pending: {frame!r}")
     if not 0 <= frame.player < n or not alive[frame.player]:
         _fail(f"decision {frame.kind!r} of seat {frame.player}, not a living seat")
+    if frame.kind == "reroll" and (
+        game.rerolls_left < 1 or game.dice.count(DYNAMITE) >= 3 or frame.player != game.turn_player
+    ):
+        _fail(f"reroll asked of seat {frame.player} with {game.rerolls_left} rerolls left and "
+              f"dice {game.dice}")
     legal = game.legal_actions()
     if len(legal) < 2 or legal != sorted(set(legal)) or not 0 <= legal[0] <= legal[-1] < A.NUM_ACTIONS:
         _fail(f"decision {frame.kind!r}: legal ids {legal} (2+ sorted distinct ids in range)")

@@ -480,6 +480,8 @@ class BangGame:
         for i in range(A.NUM_DICE):
             if mask >> i & 1 and dice[i] == ARROW:
                 self._take_arrow(p)
+                if self.game_over:
+                    return
                 if not self.alive[p]:  # the roller fell to the Indians: his turn is over
                     self.stage = "end"
                     return
