@@ -11,8 +11,14 @@ deck order (tests/test_text.py checks it the way the observation leak tests do):
     action = text.parse_action("Action: 13", legal, names)
 
 Action ids are the env's (``granujas_env.engine.actions``): a menu line and an answer use the same
-id as ``env.step``. :func:`parse_action` reads a bare id, an action name (``slot:5``), a menu line's
-words or a short phrase matching one line, ``Action: 13``, ``[13]`` or a JSON ``{"action": 13}``.
+id as ``env.step``, and only action ids are written ``13)`` (the Saloon's spaces are ``S1``-``S3``).
+:func:`parse_action` reads a bare id, an action name (``slot:5``), words that begin or sit inside
+one menu line, yes/no words, ``Action: 13``, ``[13]`` or a JSON ``{"action": 13}``; two different
+answers in one reply are invalid. :data:`PROMPTS` words each decision as a question.
+
+The events are narrated with the cause of every change (:class:`Narrator`, fed views as the game
+goes; :func:`history_lines` from the events alone), ending with a game-over line that gives each
+score by source.
 """
 
 from __future__ import annotations
@@ -219,6 +225,8 @@ class Narrator:
         self._ability: str | None = None  # the ability being resolved, in words
         self._hired: dict[int, str] = {}  # seat -> Granuja it hired in this update
         self._estimate: list[list[int]] | None = None  # numbers as the events so far leave them
+        self._asked: tuple[str | None, int] = (None, -1)  # the decision pending at the last update
+        self._last_hire: dict[int, str] = {}  # seat -> the Granuja it hired last
 
     def update(self, view: SeatView) -> list[str]:
         """The lines of the events since the last update (all of them the first time), then a
@@ -228,18 +236,22 @@ class Narrator:
         if len(view.history) < self.seen:  # a new game
             self._clear()
         self._learn(view)
-        self._notice_abilities(view)
+        noticed = self._notice_abilities(view)
         if not self.every_action:  # an ability seen now need not be the cause of earlier events
             self._ability = None
+        elif not noticed:  # one begun and ended within this action: named by the decision asked
+            self._ability = self._asked_ability() or self._ability
         self._estimate = None if self._numbers is None else [row[:] for row in self._numbers]
         self._hired = {}
         lines: list[str] = []
-        for event in view.history[self.seen:]:
+        new = view.history[self.seen:]
+        for event in new:
             lines += self._event(event, view)
         self.seen = len(view.history)
         if self._estimate is not None:
-            lines += self._unexplained(view, self._estimate)
+            lines += self._unexplained(view, self._estimate, self._cause(new))
         self._numbers = _numbers(view)
+        self._asked = (view.decision, view.deciding_player)
         self._remember_safes(view)
         if view.decision in _IDLE_DECISIONS or view.game_over:
             self._ability = None
@@ -264,16 +276,14 @@ class Narrator:
             if safe.board_pos >= 0:
                 self._places[sid] = f"{_location(view, safe.location)} {safe.board_pos + 1}"
 
-    def _notice_abilities(self, view: SeatView) -> None:
-        """Which ability began since the last update: a Granuja newly among the used ones, or
-        the leader's slot ability."""
+    def _notice_abilities(self, view: SeatView) -> bool:
+        """Whether an ability began since the last update (a Granuja newly among the used ones,
+        or the leader's slot ability); it becomes the ability in use."""
         turn = (view.day, view.turn)
         same = turn == self._turn
         used = view.used - self._used if same else view.used
         leader = view.leader_used and not (same and self._leader_used)
         self._turn, self._used, self._leader_used = turn, view.used, view.leader_used
-        if not same and not used and not leader:
-            self._ability = None
         named = []
         if leader:
             named.append(f"p{view.current_player}'s leader ability of slot "
@@ -283,6 +293,7 @@ class Narrator:
             named.append(f"p{owner}'s {self._names.get(uid, 'Granuja')}")
         if named:
             self._ability = " and ".join(named)
+        return bool(named)
 
     # -------------------------------------------------------------------- accounting
     def _change(self, seat: int, what: int, delta: int) -> int:
@@ -307,11 +318,28 @@ class Narrator:
         verb = "gains" if done > 0 else "loses"
         return f"    p{seat} {verb} {abs(done)} reputation{now}: {why}"
 
-    def _unexplained(self, view: SeatView, estimate: list[list[int]]) -> list[str]:
-        if self.every_action:
-            cause = self._ability or "an effect the event log does not name"
-        else:
-            cause = "abilities and effects since the last update, which the event log does not name"
+    def _asked_ability(self) -> str | None:
+        """The ability that the decision pending at the last update can start, in words."""
+        kind, player = self._asked
+        if kind == "on_hire":
+            return f"p{player}'s {self._last_hire.get(player, 'Granuja')} (its on-hire ability)"
+        if kind == "trigger":
+            return f"a Granuja of p{player} whose timing text applied"
+        if kind == "response":
+            return f"a response Granuja of p{player}"
+        return None
+
+    def _cause(self, events: Sequence[tuple]) -> str:
+        """Words for what made the changes no event explains."""
+        if not self.every_action:
+            return "abilities and effects since the last update, which the event log does not name"
+        if self._ability:
+            return self._ability
+        if any(e[0] == "day" for e in events):
+            return "an end-of-day ability"
+        return "an effect the event log does not name"
+
+    def _unexplained(self, view: SeatView, estimate: list[list[int]], cause: str) -> list[str]:
         lines = []
         for seat, (row, guess) in enumerate(zip(_numbers(view), estimate)):
             money = row[_MONEY] - guess[_MONEY]
@@ -386,7 +414,7 @@ class Narrator:
         _, _, seat, occ, trait = event
         name = (f"{self.catalog.occupation_cards[occ].occupation.name} "
                 f"{self.catalog.trait_cards[trait].trait.name}")
-        self._hired[seat] = name
+        self._hired[seat] = self._last_hire[seat] = name
         return [f"    p{seat} hires {name}"]  # update() adds the price it paid
 
     def _on_sheriff(self, event: tuple, view: SeatView | None) -> list[str]:
