@@ -11,7 +11,7 @@ from scenario import advance_to, default_action, new_game, play, set_reputation
 
 from granujas_env import text
 from granujas_env.engine import actions as A
-from granujas_env.engine.game import Game
+from granujas_env.engine.game import Game, GameConfig
 from granujas_env.view import seat_view
 
 UNNAMED = "the event log does not name"
@@ -168,3 +168,16 @@ def test_single_events_make_sense_alone() -> None:
         "    p0 gains 1 reputation: caught p2's bluff in slot 5; its henchman comes back\n"
         "    p2 loses 1 reputation: bluff caught (played a 3 in slot 5)")
     assert text.narrate(("steal_money", 1, 0, 1, 3), catalog) == "    p0 takes 3 $ from p1"
+
+
+@pytest.mark.parametrize("seed", [1, 4, 8])
+def test_fed_after_every_action_no_change_is_left_without_a_cause(seed: int) -> None:
+    """Random 4-player games with the Strategy cards: every change of money, reputation and
+    henchmen is tied to an event or to the ability that made it."""
+    game = Game(GameConfig(4, strategy_cards=True), seed=seed)
+    narrated = Narrated(game, seat=seed % 4)
+    rng = random.Random(seed)
+    while game.decision is not None:
+        narrated.play(rng.choice(game.legal_actions()))
+    assert not [line for line in narrated.lines if UNNAMED in line]
+    assert any("(p" in line and " $ (" in line for line in narrated.lines)  # ability money
