@@ -1050,7 +1050,7 @@ def _json_actions(text: str) -> list[object]:
 
 #: One-word answers for the two halves of a yes/no decision (exact answers only).
 YES_WORDS = frozenset({"yes", "y", "confirm", "challenge", "use", "shuffle"})
-NO_WORDS = frozenset({"no", "n", "pass", "skip", "none", "decline"})
+NO_WORDS = frozenset({"no", "n", "pass", "skip", "decline"})
 ECHO_LIMIT = 80  # characters of a wrong answer quoted back in an error message
 
 
@@ -1117,7 +1117,7 @@ def parse_action(text: object, legal: Sequence[int],
     word = _norm(answer)
     if set(options) == {A.PASS, A.CONFIRM} and word in YES_WORDS | NO_WORDS:
         return A.CONFIRM if word in YES_WORDS else A.PASS
-    if word in NO_WORDS and A.PASS in options and word != "none":
+    if word in NO_WORDS and A.PASS in options:
         return A.PASS
     wanted = f" {word} "
     normed = {a: [f" {_norm(t)} " for t in texts if _norm(t)] for a, texts in options.items()}
