@@ -88,14 +88,19 @@ def test_a_killed_run_continues_with_its_pools(continued_run) -> None:
 
 def test_minutes_count_the_time_spent_before(continued_run) -> None:
     out, _ = continued_run
-    spent = _card(out)["wall_time_s"]
-    minutes = (spent + 3) / 60  # 3 more seconds
+    # as if the run had trained for 10 minutes before: a budget of 10 minutes and 3 seconds
+    # leaves 3 seconds (had the time before not counted, this start would train 10 minutes)
+    path, run_state = newest_checkpoint(out)
+    path.with_suffix(".json").write_text(json.dumps(run_state | {"elapsed_s": 600.0}))
+    minutes = 603 / 60
+    started = time.time()
     _train(out, "--steps", "1000000", "--minutes", str(minutes))
+    assert time.time() - started < 120
     card = _card(out)
     assert card["status"] == "stopped: time limit" and card["minutes"] == minutes
     assert 0 < card["steps_this_run"] and card["steps"] < 1_000_000
-    assert minutes * 60 <= card["wall_time_s"] <= minutes * 60 + 3
-    assert card["continued"][-1]["elapsed_s"] == spent
+    assert 603 <= card["wall_time_s"] <= 615
+    assert card["continued"][-1]["elapsed_s"] == 600.0
     assert "nothing left to do (stopped: time limit" in _train(
         out, "--steps", "1000000", "--minutes", str(minutes)
     )
