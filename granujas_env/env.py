@@ -20,7 +20,12 @@ end, ``RuntimeError`` before ``reset`` or when ``agent_selection`` was assigned 
 message names what was wrong, the pending decision and the legal ids, and the state is left
 unchanged. :func:`env` raises the same errors, except for an id of the action space that the
 decision does not allow: that ends the game with -1 to the mover (PettingZoo's
-``TerminateIllegalWrapper``).
+``TerminateIllegalWrapper``). Through :func:`env`, ``observe()`` and ``last()`` before ``reset``
+raise ``RuntimeError`` too, and assigning ``agent_selection`` sets the unwrapped env's (so the
+next step raises, as on ``raw_env``).
+
+Parallel API: :func:`parallel_env` (``pettingzoo.make("parallel", "granujas/granujas-v1")``), one
+acting agent per step (:class:`TurnBasedParallelEnv`).
 
 Search: ``copy.deepcopy`` and ``pickle`` copy the game in progress with all of the env's
 bookkeeping; :meth:`raw_env.state` / :meth:`raw_env.set_state` snapshot and restore it.
