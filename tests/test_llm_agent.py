@@ -21,6 +21,7 @@ from granujas_env import text
 from granujas_env.engine import Game
 from granujas_env.engine.snapshot import digest
 from granujas_env.env import raw_env
+from granujas_env.play import main as play_main
 
 MENU_LINE = re.compile(r"^ *(\d+)\) (\S+) +(.*)$", re.M)
 
@@ -484,3 +485,16 @@ def test_textarena_flags_only_the_player_whose_move_was_invalid(allowance: int) 
         assert game_info[pid]["invalid_move"] is False
         assert game_info[pid]["default_actions"] == 0
         assert game_info[pid]["invalid_answers"] == (pid == other)
+
+
+def test_the_play_command_seats_a_language_model_and_narrates_every_action(
+        server, monkeypatch, capsys) -> None:
+    url = server(_answer_last_menu)
+    monkeypatch.setenv("GRANUJAS_LLM_URL", url)
+    monkeypatch.setenv("GRANUJAS_LLM_MODEL", "stub")
+    assert play_main(["--agents", "llm,random", "--seed", "2"]) == 0
+    assert "<- winner" in capsys.readouterr().out
+    prompts = [body["messages"][1]["content"] for _, _, body in server.httpd.requests]
+    assert len(prompts) > 20
+    assert not any("since the last update" in p for p in prompts)  # fed after every action
+    assert any("end of day: p" in p for p in prompts)
