@@ -75,8 +75,8 @@ RECORDED = {
     (2, "long", True, 2): "274770a316c3ad52",
     (3, "short", True, 3): "56b45c30e3402944",
     (3, "long", False, 4): "c9c69526f52c50c3",
-    (4, "short", False, 5): "11a23aba247cfba8",
-    (4, "long", True, 6): "0482d707012ae5ca",
+    (4, "short", False, 5): "d9d21aff12c2affb",  # end-of-day trigger order (2x)
+    (4, "long", True, 6): "0155935518e6c192",  # end-of-day trigger order
 }
 
 
