@@ -444,6 +444,26 @@ def test_from_position_with_the_state_attribute_names():
     assert game.dice == [TWO, ONE, BEER, BEER, BEER]
 
 
+def test_from_position_without_dice_waits_for_set_next_roll():
+    desc = {"roles": ["sheriff", "outlaw", "renegade", "outlaw"],
+            "characters": ["jesse_jones", "black_jack", "lucky_duke", "paul_regret"],
+            "arrows": [0, 0, 0, 8]}
+    game = BangGame.from_position(desc)
+    assert game.dice == [] and game.events == []  # before the roll
+    game.set_next_roll([ARROW, ONE, BEER, BEER, BEER])
+    assert game.dice == [ARROW, ONE, BEER, BEER, BEER]
+    assert kinds(game, "indians") == [("indians", (1, 0, 0, 8))] and game.life == [10, 8, 8, 1]
+    game.set_next_roll([GATLING])  # the next reroll
+    act(game, mask(0))
+    assert game.dice == [GATLING, ONE, BEER, BEER, BEER]
+    # the first use of the game rolls at random
+    game = BangGame.from_position({**desc, "seed": 4})
+    assert game.decision is not None and len(game.dice) == 5
+    check_invariants(game)
+    same = BangGame.from_position({**desc, "seed": 4})
+    assert not same.game_over and same.dice == game.dice and same.events == game.events
+
+
 def test_illegal_action_leaves_the_state_unchanged():
     game = make("SORO", rolls=[[DYNAMITE, BEER, BEER, BEER, BEER]])
     before = (game.events.copy(), game.dice.copy(), game.life.copy(), game.decision.kind)

@@ -159,7 +159,8 @@ class BangGame:
         self.rolls_done = 0
         self.rerolls_left = 0
         self.events: list[tuple] = []
-        self.game_over = False
+        self._game_over = False
+        self._pending_start = False  # from_position without dice: the turn starts on first use
         self.winners: frozenset[int] | None = None
         self.forced: list[str] = []  # faces the next rolled dice take instead of the RNG
         self.stage = "start"
@@ -193,9 +194,11 @@ class BangGame:
         3 players the Deputy), ``dice`` (the 5 faces of that turn's first roll), ``rolls`` (face
         lists forced on the rolls after it, see :meth:`set_next_roll`), ``seed`` (the RNG for
         unforced dice) and, 3 players only, ``last_standing`` (default: True when a seat is
-        already out). Eliminated seats have their roles revealed. The turn starts at once: its
-        first roll happens before this returns (after Sid Ketchum's decision if he plays), so
-        force it with ``dice``; :meth:`set_next_roll` called later reaches the rerolls.
+        already out). Eliminated seats have their roles revealed. With ``dice`` or ``rolls`` the
+        turn starts at once (its first roll happens before this returns, after Sid Ketchum's
+        decision if he plays); without them the game waits before the roll until
+        :meth:`set_next_roll` or the first use of ``decision``, ``game_over``,
+        ``legal_actions``, ``apply``, ``current_player``, ``outcome`` or ``returns``.
         Bad input raises ValueError naming the key.
         """
         known = {"roles", "characters", "life", "max_life", "alive", "arrows", "arrow_pile",
@@ -283,7 +286,10 @@ class BangGame:
             game.set_next_roll(faces)
         if game.end_condition() is not None:
             raise ValueError(f"position: the game is already over (life {life}, roles {roles})")
-        game._advance()
+        if "dice" in desc or "rolls" in desc:
+            game._advance()
+        else:  # waits before the roll, for set_next_roll (or the first call) to start it
+            game._pending_start = True
         return game
 
     def set_next_roll(self, faces: list[str]) -> None:
@@ -292,11 +298,15 @@ class BangGame:
         Faces are queued and consumed die by die, in die order, by the rolls to come: the first
         roll of a turn takes 5, a reroll one per rerolled die; the RNG rolls the rest. Rolls
         happen inside :meth:`apply`: the next turn's first roll inside the call that ends this
-        turn, so queue its faces before that call. ValueError for a face not in :data:`FACES`.
+        turn, so queue its faces before that call. A :meth:`from_position` game waiting before
+        its first roll starts it here, with these faces. ValueError for a face not in
+        :data:`FACES`.
         """
         if isinstance(faces, str) or not all(f in FACES for f in faces):
             raise ValueError(f"faces must be a list of faces from {FACES}, got {faces!r}")
         self.forced.extend(FACES[FACES.index(f)] for f in faces)
+        if self._pending_start:
+            self._start_pending()
 
     # ------------------------------------------------------------------ public API
     @property
@@ -311,6 +321,17 @@ class BangGame:
     def rng(self, value: random.Random) -> None:
         self._rng = value
         self._rng_shared = False
+
+    @property
+    def game_over(self) -> bool:
+        """True once the game has ended (a winner set is recorded)."""
+        if self._pending_start:
+            self._start_pending()
+        return self._game_over
+
+    def _start_pending(self) -> None:
+        self._pending_start = False
+        self._advance()
 
     @property
     def decision(self) -> Frame | None:
@@ -360,7 +381,7 @@ class BangGame:
     def outcome(self) -> Outcome | None:
         """Winners (every seat of the winning side, eliminated ones too) and teams; None before
         the end."""
-        if self.winners is None:
+        if not self.game_over:
             return None
         return Outcome(self.winners, self.team_of())
 
@@ -377,7 +398,7 @@ class BangGame:
 
     def returns(self) -> list[float]:
         """+1 to every winner, -1 to every other seat (eliminated or not); zeros before the end."""
-        if self.winners is None:
+        if not self.game_over:
             return [0.0] * self.num_players
         return [1.0 if s in self.winners else -1.0 for s in range(self.num_players)]
 
@@ -426,7 +447,7 @@ class BangGame:
         A decision with exactly one legal action is answered with it here, never asked.
         """
         stack = self.stack
-        while not self.game_over:
+        while not self._game_over:
             frame = stack[-1]
             kind = frame.kind
             if kind == "turn":
@@ -480,7 +501,7 @@ class BangGame:
         for i in range(A.NUM_DICE):
             if mask >> i & 1 and dice[i] == ARROW:
                 self._take_arrow(p)
-                if self.game_over:
+                if self._game_over:
                     return
                 if not self.alive[p]:  # the roller fell to the Indians: his turn is over
                     self.stage = "end"
@@ -628,7 +649,7 @@ class BangGame:
         dead = [s for s in range(self.num_players) if self.alive[s] and self.life[s] == 0]
         if dead:
             self._eliminate(dead, cause)
-            if self.game_over:
+            if self._game_over:
                 return
         if not self.alive[p]:  # his own dynamite: the roller acts no more
             self.stage = "end"
@@ -717,7 +738,7 @@ class BangGame:
 
     def _win(self, winners: frozenset[int]) -> None:
         self.winners = winners
-        self.game_over = True
+        self._game_over = True
         self.role_revealed = [True] * self.num_players
         self.events.append(("game_over", tuple(sorted(winners))))
 
