@@ -394,6 +394,14 @@ def test_three_players_target_killed_by_the_indians_is_nobodys_shot():
     assert game.life == [8, 1, 0]
 
 
+def test_three_players_target_killed_by_his_own_dynamite_is_nobodys_shot():
+    game = make("ODR", ["black_jack", "jesse_jones", "lucky_duke"], life=[8, 9, 1], turn=2,
+                rolls=[[DYNAMITE, DYNAMITE, DYNAMITE, ONE, BEER], QUIET])
+    # the renegade (the deputy's target) falls to his own dynamite: the deputy has not won
+    assert game.alive == [True, True, False] and not game.game_over and game.last_standing
+    assert game.turn_player == 0 and kinds(game, "shot") == []
+
+
 def test_three_players_everyone_out_at_once_the_outlaw_wins():
     game = make("ODR", ["black_jack", "jesse_jones", "lucky_duke"], life=[1, 1, 1],
                 arrows=[1, 6, 1], rolls=[[ARROW, BEER, BEER, BEER, BEER]])
