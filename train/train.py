@@ -102,6 +102,12 @@ from train.single_seat import SingleSeatEnv
 __all__ = [
     "main",
     "build_parser",
+    "budget_left",
+    "continuation",
+    "newest_checkpoint",
+    "parse_until",
+    "recorded_arguments",
+    "save_checkpoint",
     "choose_vec",
     "make_env_fn",
     "make_vec_env",
@@ -1183,7 +1189,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         previous = continued["run_state"]
         state["elapsed_before"] = float(previous["elapsed_s"])
-        state["league"] = [p for p in previous.get("league", []) if Path(p).is_file()]
+        # the snapshots by name in this run's league/ (the folder may have moved since)
+        league = [out / "league" / Path(p).name for p in previous.get("league", [])]
+        state["league"] = [str(p) for p in league if p.is_file()]
         if previous.get("next_snapshot") is not None:
             state["next_snapshot"] = int(previous["next_snapshot"])
         state["followed_history"] = list(previous.get("followed_history", []))
