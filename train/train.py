@@ -177,7 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--minutes",
         type=float,
         default=None,
-        help="stop at this wall-clock limit even if --steps is not reached",
+        help="stop after this many minutes of training (with --continue: of every start "
+        "together) even if --steps is not reached",
     )
     p.add_argument(
         "--until",
