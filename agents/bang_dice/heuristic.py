@@ -57,6 +57,11 @@ ROLE_VALUES: dict[str, dict[str, float]] = {
     RENEGADE: {SHERIFF: -0.6, DEPUTY: 0.7, OUTLAW: 0.8, RENEGADE: 0.6},
 }
 _SELF_VALUE = 1.3  # how much it wants itself alive (for beers)
+#: a Renegade protects the Sheriff at this life or less while others are in play
+RENEGADE_GUARD = 3
+#: a beer's worth against a bull's-eye's, and the cost of a reroll's risk (arrow, dynamite)
+BEER_WEIGHT = 0.5
+REROLL_RISK = 0.3
 
 
 class BangHeuristic(Agent):
@@ -108,7 +113,7 @@ class BangHeuristic(Agent):
             if kind == "shot":
                 _, actor, target, face, _amount = event
                 if actor != view.seat:
-                    belief.observe("shot", actor, target, self._reach(actor, face))
+                    belief.observe("shot", actor, target, self._reach(actor, face, self._alive))
             elif kind == "beer" or (kind == "ability" and event[2] == "sid_ketchum"):
                 actor, target = (event[1], event[2]) if kind == "beer" else (event[1], event[3])
                 if actor != view.seat and target != actor:
@@ -118,13 +123,16 @@ class BangHeuristic(Agent):
                 self._alive[event[1]] = False
                 belief.reveal(event[1], event[2])
         self._seen = len(events)
+        for p in view.players:  # roles shown otherwise (every role once the game is over)
+            if p.role is not None and p.seat in belief.unknown:
+                belief.reveal(p.seat, p.role)
         return belief
 
-    def _reach(self, seat: int, face: str) -> list[int]:
-        """The seats a bull's-eye of ``face`` rolled by ``seat`` could hit (the engine's rule,
-        on the seats alive as the history is read)."""
-        n = len(self._alive)
-        order = [(seat + k) % n for k in range(n) if self._alive[(seat + k) % n]]
+    def _reach(self, seat: int, face: str, alive: list[bool]) -> list[int]:
+        """The seats a bull's-eye of ``face`` rolled by ``seat`` could hit when the seats of
+        ``alive`` are in play (the engine's rule)."""
+        n = len(alive)
+        order = [(seat + k) % n for k in range(n) if alive[(seat + k) % n]]
         m = len(order)
         faces = (ONE, TWO) if self._characters[seat] == "calamity_janet" else (face,)
         offsets = set()
@@ -160,8 +168,11 @@ class BangHeuristic(Agent):
             r for p in players if p.alive and p.seat != me
             for r, prob in marginals[p.seat].items() if prob > 0.01
         }
-        if view.role == RENEGADE and not (living_roles - {SHERIFF}):
-            values[SHERIFF] = 1.5  # only the Sheriff is left: now he is the target
+        if view.role == RENEGADE:
+            if not (living_roles - {SHERIFF}):
+                values[SHERIFF] = 1.5  # only the Sheriff is left: now he is the target
+            elif players[view.sheriff].life <= RENEGADE_GUARD:
+                values[SHERIFF] = -2.5  # his death now would hand the game to the Outlaws
         if view.role in (SHERIFF, DEPUTY) and OUTLAW not in living_roles:
             values[RENEGADE] = 1.2
         out = []
@@ -190,8 +201,7 @@ class BangHeuristic(Agent):
         return value - 0.01 * view.players[seat].life  # tie-break: the weaker one
 
     def _reach_now(self, view: BangView, face: str) -> list[int]:
-        self._alive = [p.alive for p in view.players]
-        return self._reach(view.seat, face)
+        return self._reach(view.seat, face, [p.alive for p in view.players])
 
     # ------------------------------------------------------------------ decisions
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
@@ -239,7 +249,7 @@ class BangHeuristic(Agent):
             reach = self._reach_now(view, face)
             values[face] = max((self._shot_value(view, scores, s) for s in reach), default=0.0)
         heals = [self._heal_value(view, scores, p.seat) for p in view.players if p.alive]
-        values[BEER] = max(0.0, max(heals, default=0.0)) * 0.5
+        values[BEER] = max(0.0, max(heals, default=0.0)) * BEER_WEIGHT
         enemies = sum(scores[p.seat] for p in view.players if p.alive and p.seat != me)
         values[GATLING] = enemies + 0.3 * view.players[me].arrows  # per Gatling fired
         return values
@@ -259,7 +269,7 @@ class BangHeuristic(Agent):
                 return 0.0
             return values[face]
 
-        fresh = sum(worth(f) for f in (ONE, TWO, BEER, GATLING)) / 6.0 - 0.15  # arrow, dynamite risk
+        fresh = sum(worth(f) for f in (ONE, TWO, BEER, GATLING)) / 6.0 - REROLL_RISK  # arrow, dynamite risk
         me = view.players[view.seat]
         if dice.count(DYNAMITE) == 2 and me.life <= 2:
             return A.STOP
