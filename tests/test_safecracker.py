@@ -42,7 +42,7 @@ from train.tournament import mean_interval, summarize
 SAFE_STATES = [
     ((1, 4), "sheriff_option"),
     ((3, 4), "peek_target"),
-    ((44, 4), "steal_target"),
+    ((133, 4), "steal_target"),  # seed 44 now meets an end-of-day trigger order first
     ((81, 4), "mark_face"),
     ((130, 4), "abandon"),
 ]
