@@ -176,6 +176,8 @@ def play_game(
     actions: list[int] = []
     challenges: list[tuple[int, int, int, int]] = []  # the challenge decisions answered yes
     views = DecisionViews(game)
+    for observer in observers:  # the start: their narrators then follow every action
+        bots[observer].observe(views(observer))
     for agent in env.agent_iter():
         _, _, termination, truncation, _ = env.last(observe=False)
         if termination or truncation:
