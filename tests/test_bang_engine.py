@@ -10,9 +10,17 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from granujas_env.bang_dice.engine import DECISION_KINDS, BangConfig, BangGame
-from granujas_env.bang_dice.engine.data import CharacterDataError, parse_characters
+from granujas_env.bang_dice.engine.data import (
+    CHARACTER_IDS,
+    CHARACTERS,
+    CharacterDataError,
+    parse_characters,
+)
+from granujas_env.bang_dice.engine.game import ROLE_DEAL
 from granujas_env.bang_dice.invariants import InvariantError, check_invariants
 
 GAMES_PER_SIZE = 60
@@ -125,3 +133,33 @@ def test_same_seed_same_game_across_processes():
     game = BangGame(BangConfig(8), seed=5)
     play_random(game, random.Random(5), check=False)
     assert runs == {repr(game.events) + "\n"}
+
+
+@st.composite
+def positions(draw):
+    """A random valid from_position description (any life, arrows, dead seats, turn)."""
+    n = draw(st.integers(3, 8))
+    roles = draw(st.permutations(list(ROLE_DEAL[n])))
+    characters = draw(st.permutations(list(CHARACTER_IDS)))[:n]
+    max_life = [CHARACTERS[c].life + 2 * (r == "sheriff") for c, r in zip(characters, roles)]
+    life = [draw(st.integers(0, m)) for m in max_life]
+    arrows = [draw(st.integers(0, 4)) if hp else 0 for hp in life]
+    assume(sum(arrows) <= 8 and sum(hp > 0 for hp in life) >= 2)
+    turn = draw(st.sampled_from([s for s in range(n) if life[s]]))
+    desc = {"roles": roles, "characters": characters, "life": life, "arrows": arrows,
+            "turn": turn, "seed": draw(st.integers(0, 2**32))}
+    try:
+        BangGame.from_position(desc)
+    except ValueError as error:  # an end condition already holds: not a position to play
+        assume("already over" not in str(error))
+        raise
+    return desc
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(positions(), st.integers(0, 2**16))
+def test_random_positions_play_to_the_end_keeping_every_invariant(desc, play_seed):
+    game = BangGame.from_position(desc)
+    check_invariants(game)
+    play_random(game, random.Random(play_seed))
+    assert game.outcome().winners == game.winners

@@ -47,13 +47,14 @@ def _fail(message: str) -> NoReturn:
 
 def check_invariants(game: BangGame) -> None:
     """Raise :class:`InvariantError` naming the first invariant ``game`` breaks."""
+    over = game.game_over  # first: a from_position game waiting before its roll rolls now
     n = game.num_players
     roles, life, max_life, alive, arrows = game.roles, game.life, game.max_life, game.alive, game.arrows
     if sorted(roles) != sorted(ROLE_DEAL[n]):
         _fail(f"roles {roles} are not the {n}-player deal {ROLE_DEAL[n]}")
     if len(set(game.characters)) != n or any(c not in CHARACTERS for c in game.characters):
         _fail(f"characters {game.characters} are not {n} distinct known ids")
-    in_damage = not game.game_over and game.stage == "damage"
+    in_damage = not over and game.stage == "damage"
     for s in range(n):
         if not 0 <= life[s] <= max_life[s]:
             _fail(f"seat {s}: life {life[s]} outside [0, {max_life[s]}]")

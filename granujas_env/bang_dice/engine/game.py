@@ -683,7 +683,8 @@ class BangGame:
             life[s] -= loss
             losses.append(loss)
         self.events.append(("indians", tuple(losses)))
-        self.arrows = [0] * self.num_players
+        for s in range(self.num_players):
+            arrows[s] = 0
         self.arrow_pile = ARROWS
         dead = [s for s in range(self.num_players) if self.alive[s] and life[s] == 0]
         if dead:
@@ -739,7 +740,7 @@ class BangGame:
     def _win(self, winners: frozenset[int]) -> None:
         self.winners = winners
         self._game_over = True
-        self.role_revealed = [True] * self.num_players
+        self.role_revealed[:] = [True] * self.num_players
         self.events.append(("game_over", tuple(sorted(winners))))
 
     # ------------------------------------------------------------------ targets
