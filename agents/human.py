@@ -1,12 +1,14 @@
 """A person at the terminal as a bot: ``python -m granujas_env.play --human 0``.
 
 At each of its decisions the agent shows the seat's information only (the public events since
-its last decision, the table as the seat sees it, the decision) and the legal actions as a
-numbered menu in plain words (:mod:`granujas_env.text`), then reads an answer: the id before
-``)``, the action name (``slot:5``) or words from one menu line. An answer that is not a legal
-action is asked again with the reason. ``?`` repeats the menu, ``table`` the whole screen;
-``quit``, the end of the input (Ctrl-D) raise :class:`QuitGame` (Ctrl-C raises
-``KeyboardInterrupt`` as usual): the program running the game decides how to leave.
+its last decision, narrated with the cause of every change, the table as the seat sees it, the
+question in plain words) and the legal actions as a numbered menu (:mod:`granujas_env.text`),
+then reads an answer: the id before ``)``, the action name (``slot:5``), words that begin or sit
+inside one menu line (``challenge``, ``Finca 2``, ``S1``) or yes/no/pass. An answer that is not a
+legal action is asked again with the reason (quoted cut to 80 characters). Decisions with no
+real choice are played for the person and said (:meth:`HumanAgent.act`). ``?`` repeats the menu,
+``table`` the whole screen; ``quit``, the end of the input (Ctrl-D) raise :class:`QuitGame`
+(Ctrl-C raises ``KeyboardInterrupt`` as usual): the program running the game decides how to leave.
 """
 
 from __future__ import annotations
