@@ -161,8 +161,13 @@ def test_game_stats_are_consistent() -> None:
             assert s["challenges_correct"] == sum(
                 1 for e in reveals if e[5] and seat in e[6] and (e[1], seat, e[2], e[3]) in challenged
             )
-            assert s["bluffs_caught"] == sum(1 for e in reveals if e[5] and e[2] == seat)
-            assert 0 <= s["bluffs_caught"] <= s["bluffs_played"] <= s["cards_played"]
+            caught = [e for e in reveals if e[5] and e[2] == seat]
+            assert s["bluffs_revealed"] == len(caught)
+            assert s["bluffs_caught"] == sum(
+                1 for e in caught if any((e[1], o, seat, e[3]) in challenged for o in e[6])
+            )
+            assert 0 <= s["bluffs_caught"] <= s["bluffs_revealed"] <= s["bluffs_played"]
+            assert s["bluffs_played"] <= s["cards_played"]
             assert s["rival_bluffs"] == bluffs - s["bluffs_played"]
             part = game.score_breakdown(seat)
             assert (s["score"], s["safe_tech"], s["marks_matched"]) == (
