@@ -1,8 +1,14 @@
-"""Fuzz the rules engine: random legal games with every state invariant checked after every step.
+"""Fuzz a rules engine: random legal games with every state invariant checked after every step.
 
-    python -m granujas_env.fuzz --games N [--players 2,3,4] [--length short,long]
-        [--strategy-cards on,off] [--seed S] [--max-steps B] [--out DIR] [--json FILE]
-    python -m granujas_env.fuzz --replay FILE      # reproduce a saved failure
+    python -m granujas_env.fuzz --games N [--game granujas] [--players 2,3,4]
+        [--length short,long] [--strategy-cards on,off] [--seed S] [--max-steps B] [--out DIR]
+        [--json FILE]
+    python -m granujas_env.fuzz --game bang-dice --games N [--players 3,4,5,6,7,8] [--seed S] ...
+    python -m granujas_env.fuzz --replay FILE      # reproduce a saved failure (either game)
+
+``--game`` (default ``granujas``) picks the game of :mod:`granujas_env.games`; what the harness
+needs of a game is one :class:`FuzzGame` (:data:`FUZZ_GAMES`). The text below describes
+granujas; **Bang! The Dice Game** differences are at the end.
 
 Every option but ``--games`` defaults to every value, i.e. every configuration. A configuration the
 engine refuses (``GameConfig`` or ``Game`` raises ``ValueError``: a player count outside 2-4, or
@@ -33,11 +39,22 @@ actions up to the failing step, the failure and, unless the engine raised, the f
 command prints the path and exits 1 once the run is over (or after ``--max-failures`` failures).
 ``--replay FILE`` loads such a record, replays it with the same checks and exits 1 if the failure
 reproduces, 0 if it no longer does. Exit status 2: bad arguments, or no configuration available.
+
+**Bang! The Dice Game** (``--game bang-dice``): one configuration per table size (``--players``,
+default 3-8; ``--length`` and ``--strategy-cards`` are refused), the checks of
+:func:`granujas_env.bang_dice.invariants.check_invariants` (the table size's deal of roles; life
+within ``[0, max]``, 0 exactly when out; the 9 arrows conserved between pile and players, the pile
+never empty; the dice and rolls; a winner set exactly when the game is over, and only when an end
+condition holds), "eager" preferring a reroll to stopping. A game has no fixed number of turns:
+its step bound is ``BANG_STEP_BOUND`` (2,000) steps for every table size, about 10x the longest
+game random play made in ``--games 14100 --seed 0`` (1,000,796 steps, 0 failures; longest game
+102 steps at 3 players, 197 at 8; docs/bang_dice/integrity.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -48,13 +65,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import games
+from .bang_dice.engine import actions as BA
 from .cli import run_main
 from .engine import actions as A
 from .engine.game import GAME_LENGTHS, Game, GameConfig, default_data
 from .invariants import InvariantError, check_invariants
-from .record import GameRecord, RecordError, load, record_game
+from .record import GameRecord, RecordError, load, record_game, record_game_for
 
 STEPS_PER_TURN_BOUND = 50
+BANG_STEP_BOUND = 2_000
 POLICIES = ("uniform", "eager")
 SEED_STRIDE = 1_000_003
 # (players, length, strategy cards) -> most steps seen in one game (module docstring)
@@ -73,9 +93,68 @@ def step_bound(config: GameConfig) -> int:
     return STEPS_PER_TURN_BOUND * turns
 
 
-def config_name(config: GameConfig) -> str:
+def config_name(config: Any) -> str:
+    """The configuration's name in the summary (``3p short strategy-cards on``, ``5p``)."""
+    return fuzz_game_for(config).config_name(config)
+
+
+def _granujas_name(config: GameConfig) -> str:
     cards = "on" if config.strategy_cards else "off"
     return f"{config.num_players}p {config.game_length:<5} strategy-cards {cards}"
+
+
+@dataclass(frozen=True)
+class FuzzGame:
+    """What the fuzzer needs of one game: ``new_game(config, seed)``, ``check(game)`` (raises
+    :class:`InvariantError`), the id "eager" plays less (``pass_action``), the step bound and
+    name of a configuration, a failure record's file name, and where a game stands (for the
+    step-bound message)."""
+
+    name: str
+    new_game: Callable[[Any, int], Any]
+    check: Callable[[Any], None]
+    pass_action: int
+    step_bound: Callable[[Any], int]
+    config_name: Callable[[Any], str]
+    file_name: Callable[[Any, int], str]
+    where: Callable[[Any], str]
+
+
+def _granujas_file(config: GameConfig, seed: int) -> str:
+    cards = "on" if config.strategy_cards else "off"
+    return f"fuzz-{config.num_players}p-{config.game_length}-cards{cards}-seed{seed}.json"
+
+
+_BANG = games.get("bang-dice")
+#: game name -> its fuzzing needs. The granujas entry reads Game and check_invariants from this
+#: module when called, so that tests can patch them here.
+FUZZ_GAMES: dict[str, FuzzGame] = {
+    "granujas": FuzzGame(
+        name="granujas",
+        new_game=lambda config, seed: Game(config, seed),
+        check=lambda game: check_invariants(game),
+        pass_action=A.PASS,
+        step_bound=lambda config: step_bound(config),
+        config_name=_granujas_name,
+        file_name=_granujas_file,
+        where=lambda game: f"day {game.day}, turn {game.turn + 1}",
+    ),
+    "bang-dice": FuzzGame(
+        name="bang-dice",
+        new_game=_BANG.new_game,
+        check=_BANG.check_invariants,
+        pass_action=BA.STOP,
+        step_bound=lambda config: BANG_STEP_BOUND,
+        config_name=lambda config: f"{config.num_players}p",
+        file_name=lambda config, seed: f"fuzz-bang-dice-{config.num_players}p-seed{seed}.json",
+        where=lambda game: f"turn {game.turn_number}",
+    ),
+}
+
+
+def fuzz_game_for(config: Any) -> FuzzGame:
+    """The :class:`FuzzGame` of the game ``config`` configures."""
+    return FUZZ_GAMES[record_game_for(config).name]
 
 
 @dataclass
@@ -105,7 +184,7 @@ class GameResult:
 
 @dataclass
 class ConfigStats:
-    config: GameConfig
+    config: Any
     bound: int
     games: int = 0
     steps: int = 0
@@ -115,7 +194,7 @@ class ConfigStats:
     records: list[str] = field(default_factory=list)
 
 
-def _check(game: Game, steps: int, check: Callable[[Game], None]) -> Failure | None:
+def _check(game: Any, steps: int, check: Callable[[Any], None]) -> Failure | None:
     try:
         check(game)
     except InvariantError as exc:
@@ -127,18 +206,21 @@ def _check(game: Game, steps: int, check: Callable[[Game], None]) -> Failure | N
 
 
 def play_game(
-    config: GameConfig,
+    config: Any,
     seed: int,
     policy: str,
     max_steps: int,
-    check: Callable[[Game], None] | None = None,
+    check: Callable[[Any], None] | None = None,
 ) -> GameResult:
-    """Play one random legal game, checking invariants after the setup and every step."""
-    check = check or check_invariants
+    """Play one random legal game of ``config``'s game, checking invariants after the setup and
+    every step (``check``: default, the game's invariants)."""
+    target = fuzz_game_for(config)
+    check = check or target.check
+    pass_action = target.pass_action
     rng = random.Random(seed)
     actions: list[int] = []
     try:
-        game = Game(config, seed)
+        game = target.new_game(config, seed)
     except Exception as exc:  # noqa: BLE001
         return GameResult(0, 0, actions, Failure("exception", 0, f"setup raised {exc}",
                                                  type(exc).__name__, traceback.format_exc()))
@@ -152,13 +234,13 @@ def play_game(
             frame = game.decision
             failure = Failure(
                 "step_bound", steps,
-                f"the game did not end within {max_steps} steps (day {game.day}, turn "
-                f"{game.turn + 1}, pending {frame.kind if frame else None!r})",
+                f"the game did not end within {max_steps} steps ({target.where(game)}, "
+                f"pending {frame.kind if frame else None!r})",
             )
             break
         try:
             legal = game.legal_actions()
-            if eager and len(legal) > 1 and legal[0] == A.PASS and rand() < 0.8:
+            if eager and len(legal) > 1 and legal[0] == pass_action and rand() < 0.8:
                 action = choice(legal[1:])
             else:
                 action = choice(legal)
@@ -181,13 +263,14 @@ def play_game(
 
 def reproduce(
     record: GameRecord,
-    check: Callable[[Game], None] | None = None,
+    check: Callable[[Any], None] | None = None,
     max_steps: int | None = None,
 ) -> Failure | None:
     """Replay a record's actions with the fuzzer's checks; the first failure seen, if any."""
-    check = check or check_invariants
+    target = fuzz_game_for(record.config)
+    check = check or target.check
     try:
-        game = Game(record.config, record.seed)
+        game = target.new_game(record.config, record.seed)
     except Exception as exc:  # noqa: BLE001
         return Failure("exception", 0, f"setup raised {exc}", type(exc).__name__)
     failure = _check(game, 0, check)
@@ -210,7 +293,7 @@ def reproduce(
 
 
 def _save_failure(
-    out: Path, config: GameConfig, seed: int, policy: str, result: GameResult, bound: int
+    out: Path, config: Any, seed: int, policy: str, result: GameResult, bound: int
 ) -> Path:
     failure = result.failure
     assert failure is not None
@@ -222,13 +305,11 @@ def _save_failure(
         failure=failure.as_dict(),
         meta={"tool": "granujas_env.fuzz", "policy": policy, "step_bound": bound},
     )
-    cards = "on" if config.strategy_cards else "off"
-    name = f"fuzz-{config.num_players}p-{config.game_length}-cards{cards}-seed{seed}.json"
-    return record.save(out / name)
+    return record.save(out / fuzz_game_for(config).file_name(config, seed))
 
 
 def run(
-    configs: Sequence[GameConfig],
+    configs: Sequence[Any],
     games: int,
     seed: int = 0,
     max_steps: int | None = None,
@@ -237,11 +318,14 @@ def run(
     policies: Sequence[str] = POLICIES,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Play ``games`` games spread round-robin over ``configs``; the summary as a dict."""
+    """Play ``games`` games spread round-robin over ``configs`` (of one game); the summary as a
+    dict."""
     if not configs:
         raise ValueError("no configuration to fuzz")
+    target = fuzz_game_for(configs[0])
     stats = [
-        ConfigStats(c, max_steps if max_steps is not None else step_bound(c)) for c in configs
+        ConfigStats(c, max_steps if max_steps is not None else target.step_bound(c))
+        for c in configs
     ]
     out = Path(out)
     failures = 0
@@ -263,7 +347,7 @@ def run(
             path = _save_failure(out, st.config, game_seed, policy, result, st.bound)
             st.records.append(str(path))
             f = result.failure
-            log(f"FAILURE {config_name(st.config)} seed {game_seed} ({policy}): {f.kind} after "
+            log(f"FAILURE {target.config_name(st.config)} seed {game_seed} ({policy}): {f.kind} after "
                 f"step {f.step}: {f.message}\n  saved {path}\n  reproduce: python -m "
                 f"granujas_env.fuzz --replay {path}")
             if failures >= max_failures:
@@ -272,6 +356,7 @@ def run(
     elapsed = time.perf_counter() - started
     steps = sum(s.steps for s in stats)
     return {
+        "game": target.name,
         "games": played,
         "steps": steps,
         "invariant_checks": sum(s.checks for s in stats),
@@ -281,9 +366,8 @@ def run(
         "seed": seed,
         "configs": [
             {
-                "config": {"num_players": s.config.num_players, "game_length": s.config.game_length,
-                           "strategy_cards": s.config.strategy_cards},
-                "name": config_name(s.config),
+                "config": dataclasses.asdict(s.config),
+                "name": target.config_name(s.config),
                 "games": s.games,
                 "steps": s.steps,
                 "max_steps": s.max_steps,
@@ -298,8 +382,9 @@ def run(
 
 
 def format_summary(summary: dict[str, Any], unavailable: Sequence[tuple[str, str]]) -> str:
+    """The summary of :func:`run` as a table, one line per configuration."""
     head = f"{'configuration':<30}{'games':>7}{'steps':>11}{'max':>6}{'bound':>7}{'checks':>11}{'failures':>10}"
-    lines = ["granujas fuzz summary", head, "-" * len(head)]
+    lines = [f"{summary['game']} fuzz summary", head, "-" * len(head)]
     for c in summary["configs"]:
         lines.append(f"{c['name']:<30}{c['games']:>7}{c['steps']:>11,}{c['max_steps']:>6}"
                      f"{c['step_bound']:>7}{c['invariant_checks']:>11,}{c['failures']:>10}")
@@ -349,15 +434,19 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--games", type=int, help="number of games, spread over the configurations")
-    parser.add_argument("--players", type=_list(int), default=[2, 3, 4],
-                        help="player counts, comma-separated (default 2,3,4)")
-    parser.add_argument("--length", type=_list(str), default=list(GAME_LENGTHS),
-                        help="game lengths, comma-separated (default short,long)")
-    parser.add_argument("--strategy-cards", type=_list(_on_off), default=[False, True],
-                        help="on, off or on,off (default on,off)")
+    parser.add_argument("--game", choices=sorted(FUZZ_GAMES), default=games.DEFAULT_GAME,
+                        help=f"the game to fuzz (default {games.DEFAULT_GAME})")
+    parser.add_argument("--players", type=_list(int), default=None,
+                        help="player counts, comma-separated (default: every count of the game, "
+                        "granujas 2,3,4, bang-dice 3,4,5,6,7,8)")
+    parser.add_argument("--length", type=_list(str), default=None,
+                        help="granujas: game lengths, comma-separated (default short,long)")
+    parser.add_argument("--strategy-cards", type=_list(_on_off), default=None,
+                        help="granujas: on, off or on,off (default on,off)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument("--max-steps", type=int, default=None,
-                        help=f"step bound per game (default {STEPS_PER_TURN_BOUND} per player-turn)")
+                        help=f"step bound per game (default: granujas {STEPS_PER_TURN_BOUND} per "
+                        f"player-turn, bang-dice {BANG_STEP_BOUND})")
     parser.add_argument("--out", default="fuzz-failures",
                         help="folder for failure records (default fuzz-failures)")
     parser.add_argument("--max-failures", type=int, default=10,
@@ -373,18 +462,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games N (N >= 1) is required")
     if args.max_steps is not None and args.max_steps < 1:
         parser.error("--max-steps must be >= 1")
-    configs: list[GameConfig] = []
-    unavailable: list[tuple[str, str]] = []
-    for n in args.players:
-        for length in args.length:
-            for cards in args.strategy_cards:
-                try:
-                    config = GameConfig(n, length, cards)
-                    Game(config, seed=0)  # the catalog may lack what the config needs
-                    configs.append(config)
-                except ValueError as exc:
-                    name = f"{n}p {length:<5} strategy-cards {'on' if cards else 'off'}"
-                    unavailable.append((name, str(exc)))
+    if args.game == "granujas":
+        configs, unavailable = _granujas_configs(
+            args.players or [2, 3, 4], args.length or list(GAME_LENGTHS),
+            args.strategy_cards or [False, True],
+        )
+    else:
+        given = [flag for flag, value in (("--length", args.length),
+                                          ("--strategy-cards", args.strategy_cards)) if value]
+        if given:
+            parser.error(f"{' and '.join(given)} apply to granujas only, not to {args.game}")
+        configs, unavailable = _configs(args.game, args.players)
     if not configs:
         for name, reason in unavailable:
             print(f"{name}: unavailable: {reason}", file=sys.stderr)
@@ -396,6 +484,37 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return 1 if summary["failures"] else 0
+
+
+def _granujas_configs(
+    players: list[int], lengths: list[str], cards_options: list[bool]
+) -> tuple[list[Any], list[tuple[str, str]]]:
+    configs: list[Any] = []
+    unavailable: list[tuple[str, str]] = []
+    for n in players:
+        for length in lengths:
+            for cards in cards_options:
+                try:
+                    config = GameConfig(n, length, cards)
+                    Game(config, seed=0)  # the catalog may lack what the config needs
+                    configs.append(config)
+                except ValueError as exc:
+                    name = f"{n}p {length:<5} strategy-cards {'on' if cards else 'off'}"
+                    unavailable.append((name, str(exc)))
+    return configs, unavailable
+
+
+def _configs(game: str, players: list[int] | None) -> tuple[list[Any], list[tuple[str, str]]]:
+    """One configuration per player count of a game whose only option is its table size."""
+    spec = games.get(game)
+    configs: list[Any] = []
+    unavailable: list[tuple[str, str]] = []
+    for n in players or list(spec.players):
+        try:
+            configs.append(spec.make_config(n))
+        except ValueError as exc:
+            unavailable.append((f"{n}p", str(exc)))
+    return configs, unavailable
 
 
 def _replay(path: str) -> int:

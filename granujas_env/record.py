@@ -213,7 +213,8 @@ def record_game_of(name: str) -> RecordGame:
     return RECORD_GAMES[name]
 
 
-def _of_config(config: object) -> RecordGame:
+def record_game_for(config: object) -> RecordGame:
+    """The :class:`RecordGame` whose configuration type ``config`` is (TypeError naming them)."""
     for codec in RECORD_GAMES.values():
         if type(config) is codec.config_type:
             return codec
@@ -252,14 +253,14 @@ class GameRecord:
     @property
     def game(self) -> str:
         """The name of the record's game (``granujas``, ``bang-dice``)."""
-        return _of_config(self.config).name
+        return record_game_for(self.config).name
 
     def to_json(self) -> str:
         """The record as JSON text: one field a line, one step a line."""
         head: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
-            "env_version": _of_config(self.config).env_name,
+            "env_version": record_game_for(self.config).env_name,
             "package_version": self.package_version,
             "data_fingerprint": self.data_fingerprint,
             "config": dataclasses.asdict(self.config),
@@ -333,7 +334,7 @@ def record_game(
     With ``failure={"kind": "exception", ...}`` the last action (or the setup, with no actions) is
     expected to raise: it is recorded and the final digest is left null.
     """
-    codec = _of_config(config)
+    codec = record_game_for(config)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int (a game without a seed cannot be replayed), got {seed!r}")
     if failure is not None:
@@ -377,7 +378,7 @@ def record_game(
 # ---------------------------------------------------------------------------------------- replay
 def start(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> Any:
     """The game of a record before its first step."""
-    return _of_config(record.config).new_game(record.config, record.seed, rules, catalog)
+    return record_game_for(record.config).new_game(record.config, record.seed, rules, catalog)
 
 
 def replay(
@@ -386,7 +387,7 @@ def replay(
     """Yield the game after each step of the record (the same object, advanced in place: copy it
     to keep a state). Raises :class:`RecordError` at the first step that is not legal or not the
     decision/player the record names; a recorded ``exception`` failure raises again, unwrapped."""
-    codec = _of_config(record.config)
+    codec = record_game_for(record.config)
     game = start(record, rules=rules, catalog=catalog)
     for i, step in enumerate(record.steps):
         frame = game.decision
@@ -419,7 +420,7 @@ def resume(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog |
     """The game at the end of the record: restored from its snapshot if it has one and the game
     can restore one (the snapshot must restore to exactly itself and match the final digest),
     otherwise by replaying every step (a snapshot is then checked against the replayed state)."""
-    codec = _of_config(record.config)
+    codec = record_game_for(record.config)
     if record.snapshot is not None and codec.restore is not None:
         try:
             game = codec.restore(record.snapshot, rules, catalog)
@@ -462,7 +463,7 @@ def first_difference(recorded: Any, actual: Any, name: str, where: str = "snapsh
 
 def _check_snapshot(snapshot: dict[str, Any], game: Any, name: str) -> None:
     # through JSON, as a record stores it (tuples become lists, keys strings)
-    state = json.loads(json.dumps(_of_config(game.config).to_dict(game)))
+    state = json.loads(json.dumps(record_game_for(game.config).to_dict(game)))
     difference = first_difference(snapshot, state, name)
     if difference is not None:
         raise RecordError(f"the snapshot differs from {name} at {difference}")
@@ -471,7 +472,7 @@ def _check_snapshot(snapshot: dict[str, Any], game: Any, name: str) -> None:
 def verify(record: GameRecord, *, rules: Rules | None = None, catalog: Catalog | None = None) -> None:
     """Replay the record and check every step, the final digest and, field by field, the
     snapshot against the replayed state."""
-    codec = _of_config(record.config)
+    codec = record_game_for(record.config)
     fingerprint = codec.fingerprint(rules, catalog)
     if record.data_fingerprint != fingerprint:
         raise RecordError(
@@ -745,7 +746,7 @@ def show(record: GameRecord, *, seat: int | None = None, every_step: bool = Fals
          reveal: bool = False) -> Iterator[str]:
     """The replay as text blocks: the table at the start of every turn (every step with
     ``every_step``), the actions in between, the final table."""
-    codec = _of_config(record.config)
+    codec = record_game_for(record.config)
     render_text = codec.spec.render
     n = record.config.num_players
     if seat is not None and not 0 <= seat < n:
@@ -812,7 +813,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         record = load(args.file, game=args.game)
         if args.command == "check":
-            codec = _of_config(record.config)
+            codec = record_game_for(record.config)
             print(f"{args.file}: ok ({len(record.steps)} steps, {codec.check_label(record.config)}"
                   f", seed {record.seed}, {codec.env_name})")
             return 0
