@@ -28,6 +28,7 @@ from typing import TextIO
 import agents
 from agents.human import HumanAgent, QuitGame
 from agents.policy import available_models, make_bot
+from agents.registry import ask
 
 from .cli import run_main
 from .env import raw_env
@@ -146,7 +147,7 @@ def _play(env: raw_env, bots: list, names: list[str], args: argparse.Namespace,
             seat = env.agent_name_mapping[agent]
             bot = bots[seat]
             view = env.seat_view(agent) if getattr(bot, "wants_view", True) else None
-            action = int(bot.act(obs, view))
+            action = ask(bot, obs, game, view=view)  # the search bot gets the game too
             env.step(action)
             actions.append(action)
             for seat in observers:  # narrated after every action: each change with its cause

@@ -309,3 +309,11 @@ def test_auto_pass_never_asks_about_a_challenge() -> None:
     out = screen.getvalue()
     assert "(p0: challenge windows pass automatically" in out
     assert "Your decision: Challenge" not in out
+
+
+def test_the_search_bot_plays_through_agents_registry_ask(capsys) -> None:
+    """ISMCTS needs the live game (it samples what its seat cannot know): play asks every bot
+    through agents.registry.ask, which hands it the game, as the tournament and the web do."""
+    assert main(["--agents", "ismcts:simulations=4,random", "--players", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "p0: ismcts:simulations=4, p1: random" in out and "<- winner" in out
