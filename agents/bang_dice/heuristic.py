@@ -10,8 +10,9 @@ Then:
 - **dice**: it keeps a die whose face is worth more to it than a fresh roll and rerolls the
   others: a bull's-eye is worth the best enemy score in its reach (negative when only friends are
   in reach: it must shoot one), a beer the best heal, Gatlings only in numbers and when the table
-  is mostly enemies, arrows nothing (rerolling risks another arrow); with two dynamite and little
-  life it stops;
+  is mostly enemies (more when it holds arrows: the Gatling discards them), arrows nothing; a
+  fresh die costs the risk of an arrow or dynamite, more the more arrows it holds (the Indians
+  take a life point per arrow); with two dynamite and little life it stops;
 - **targets**: it shoots the best-scored seat in reach (a kill counts extra), gives beers (and
   Sid Ketchum's heal) to the hurt seat it most wants alive, Slab doubles a shot on a likely enemy,
   Kit Carlson discards its own and friends' arrows;
@@ -61,7 +62,10 @@ _SELF_VALUE = 1.3  # how much it wants itself alive (for beers)
 RENEGADE_GUARD = 3
 #: a beer's worth against a bull's-eye's, and the cost of a reroll's risk (arrow, dynamite)
 BEER_WEIGHT = 0.5
-REROLL_RISK = 0.3
+REROLL_RISK = 0.2
+#: the extra risk of a reroll per arrow held; the worth of discarding an arrow (Gatling)
+ARROW_RISK = 0.1
+ARROW_WEIGHT = 0.6
 
 
 class BangHeuristic(Agent):
@@ -251,7 +255,7 @@ class BangHeuristic(Agent):
         heals = [self._heal_value(view, scores, p.seat) for p in view.players if p.alive]
         values[BEER] = max(0.0, max(heals, default=0.0)) * BEER_WEIGHT
         enemies = sum(scores[p.seat] for p in view.players if p.alive and p.seat != me)
-        values[GATLING] = enemies + 0.3 * view.players[me].arrows  # per Gatling fired
+        values[GATLING] = enemies + ARROW_WEIGHT * view.players[me].arrows  # per Gatling fired
         return values
 
     def _reroll(self, view: BangView, legal: list[int]) -> int:
@@ -269,8 +273,11 @@ class BangHeuristic(Agent):
                 return 0.0
             return values[face]
 
-        fresh = sum(worth(f) for f in (ONE, TWO, BEER, GATLING)) / 6.0 - REROLL_RISK  # arrow, dynamite risk
         me = view.players[view.seat]
+        # a fresh die: the mean of its useful faces, less the risk of an arrow (worse the more
+        # arrows this seat holds: the Indians take a life point per arrow) and of dynamite
+        risk = REROLL_RISK + ARROW_RISK * me.arrows
+        fresh = sum(worth(f) for f in (ONE, TWO, BEER, GATLING)) / 6.0 - risk
         if dice.count(DYNAMITE) == 2 and me.life <= 2:
             return A.STOP
         mask = 0
