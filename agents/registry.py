@@ -3,6 +3,10 @@
 Besides the registered names, :func:`make` accepts an *import path* ``module:attribute`` naming a
 bot class or a factory in any importable module (``make("mypkg.mybots:Sniper")``), so users rate
 their own bots without editing the registry.
+
+The registry holds granujas' bots. Another game's bots are found through its spec
+(:mod:`granujas_env.games`, ``tools["registry"]``): ``make("heuristic", game="bang-dice")``,
+``available(game="bang-dice")``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from agents.llm import LLMAgent
 from agents.safecracker import SafecrackerAgent, SafeSearchAgent
 from agents.search import ISMCTSAgent
 from agents.styles import STYLES
+from granujas_env import games
 from granujas_env.engine.game import Game
 from granujas_env.view import SeatView, seat_view
 
@@ -54,9 +59,20 @@ def register(name: str, factory: Callable[..., Agent], *, overwrite: bool = Fals
     REGISTRY[name] = factory
 
 
-def available() -> list[str]:
-    """Sorted names of the registered bots."""
-    return sorted(REGISTRY)
+def _game_bots(game: str) -> Any:
+    """The bot module of ``game`` (not granujas), named by its spec's ``tools["registry"]``
+    (``"module:make"``): it has ``make(name, **kwargs)`` and ``available()``."""
+    if game not in games.GAMES:
+        raise ValueError(f"unknown game {game!r}; the games are: {', '.join(games.available())}")
+    module_name = games.get(game).tools["registry"].partition(":")[0]
+    return importlib.import_module(module_name)
+
+
+def available(game: str = games.DEFAULT_GAME) -> list[str]:
+    """Sorted names of the registered bots of ``game`` (default granujas)."""
+    if game == games.DEFAULT_GAME:
+        return sorted(REGISTRY)
+    return sorted(_game_bots(game).available())
 
 
 def is_import_path(spec: object) -> bool:
@@ -109,10 +125,14 @@ def accepts(fn: Callable[..., Any], argument: str) -> bool:
     )
 
 
-def make(name: str, **kwargs: Any) -> Agent:
+def make(name: str, *, game: str = games.DEFAULT_GAME, **kwargs: Any) -> Agent:
     """Build the bot registered as ``name`` (or named by an import path ``module:attribute``)
-    with ``kwargs`` (e.g. ``make("random", seed=0)``)."""
-    bot = factory(name)(**kwargs)
+    with ``kwargs`` (e.g. ``make("random", seed=0)``); ``game``: whose bots (default granujas;
+    ``make("heuristic", game="bang-dice")`` is the Bang! heuristic)."""
+    if game != games.DEFAULT_GAME and not is_import_path(name):
+        bot = _game_bots(game).make(name, **kwargs)
+    else:
+        bot = factory(name)(**kwargs)
     if not (callable(getattr(bot, "act", None)) and callable(getattr(bot, "reset", None))):
         raise ValueError(
             f"agent {name!r} built a {type(bot).__name__}, not a bot: a bot has "

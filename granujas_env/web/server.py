@@ -1,14 +1,18 @@
 """The browser front end: a Starlette app serving games against the bots and a record replayer.
 
+One server plays every game of :mod:`granujas_env.games` (3000 Granujas, Bang! The Dice Game)
+through that game's :class:`~.kinds.TableKind`: the env, the bots, the page's JSON.
+
 Pages: ``/`` (start a game, open a record), ``/play#game=ID&token=T`` (one human seat's table),
 ``/replay#replay=ID`` (step through a game record). The JSON API behind them:
 
 =======================================  ==========================================================
-``GET  /api/options``                    bots and shipped models a seat can be given
+``GET  /api/options``                    the games, and the bots a seat can be given in each
 ``POST /api/games``                      ``{"seats": ["human", "random"], "length": "short",
                                          "seed": 3, "strategy_cards": false, "public": false}``:
-                                         a new game; the answer holds one secret token (and page
-                                         link) per human
+                                         a new game (``"game": "bang-dice"`` and 3-8 seats for
+                                         Bang!, which has no length or strategy cards); the
+                                         answer holds one secret token (and page link) per human
 ``GET  /api/games/ID``                   the table as the token's seat sees it
 ``POST /api/games/ID/actions``           ``{"action": 13, "decision": "<decision_id>"}``
 ``POST /api/games/ID/settings``          ``{"auto_pass": true}``: pass every challenge window of
@@ -62,18 +66,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from agents import available, make_bot
 from agents.base import Agent
-from agents.policy import available_models
-from agents.registry import DEFAULT_BOT, ask
+from agents.registry import DEFAULT_BOT
 
-from ..engine import actions as A
-from ..engine.game import Game
-from ..env import raw_env
-from ..record import PRIVATE_DECISIONS, GameRecord, RecordError, load, loads, record_game
-from ..text import describe_action
-from ..view import seat_view
-from .state import final_json, public_json, seat_json
+from .. import games as game_registry
+from ..record import GameRecord, RecordError, load, loads
+from .kinds import KINDS, TableKind, kind_of
 
 __all__ = ["FALLBACK_BOT", "RateLimit", "WebError", "create_app"]
 
@@ -176,14 +174,9 @@ def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
 
 
 # ------------------------------------------------------------------------------ live games
-# Registered bots a server cannot seat: the terminal's human, and the language-model bot (it
-# needs an endpoint URL, which a page must not be able to choose).
-NOT_SERVED = frozenset({"human", "llm"})
-
-
-def seat_choices() -> list[str]:
-    """What a seat can be given: a human, a registered bot or a shipped model."""
-    return [HUMAN, *(b for b in available() if b not in NOT_SERVED), *available_models()]
+def seat_choices(game: str = game_registry.DEFAULT_GAME) -> list[str]:
+    """What a seat of ``game`` can be given: a human, a registered bot or a shipped model."""
+    return [HUMAN, *KINDS[game].bots()]
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -197,20 +190,23 @@ def bot_seed(seed: int, seat: int) -> int:
 class WebGame:
     """One game in progress: the env, the bots, and a secret token per human seat.
 
-    ``seed_chosen``: the seed came from a player (allowed with one human seat only; the record
-    says so); ``public``: its record is listed by ``/api/records`` once saved."""
+    ``kind``: the game (default granujas); ``options``: its own options (granujas:
+    ``game_length``, ``strategy_cards``). ``seed_chosen``: the seed came from a player (allowed
+    with one human seat only; the record says so); ``public``: its record is listed by
+    ``/api/records`` once saved."""
 
-    def __init__(self, seats: list[str], length: str, seed: int, strategy_cards: bool,
-                 record_dir: Path | None, *, seed_chosen: bool = False,
+    def __init__(self, seats: list[str], seed: int, record_dir: Path | None, *,
+                 kind: TableKind = KINDS[game_registry.DEFAULT_GAME],
+                 options: Mapping[str, Any] | None = None, seed_chosen: bool = False,
                  public: bool = False) -> None:
         self.id = secrets.token_urlsafe(9)
+        self.kind = kind
         self.players = list(seats)  # who plays each seat now (a failed bot's stand-in too)
         self.names = [f"p{i} {name}" for i, name in enumerate(seats)]
-        self.env = raw_env(num_players=len(seats), game_length=length,
-                           strategy_cards=strategy_cards)
+        self.env = kind.new_env(len(seats), options or {})
         self.env.reset(seed=seed)
         assert self.env.game is not None
-        self.game: Game = self.env.game
+        self.game: Any = self.env.game
         self._seed = seed  # never in an answer while the game is on (the record has it after)
         self.seed_chosen = seed_chosen
         self.public = public
@@ -219,7 +215,7 @@ class WebGame:
         self.bots: dict[int, Agent] = {}
         for seat, name in enumerate(seats):
             if name != HUMAN:
-                self.bots[seat] = make_bot(name, seed=bot_seed(seed, seat))
+                self.bots[seat] = kind.make_bot(name, bot_seed(seed, seat))
                 self.bots[seat].reset(seed=bot_seed(seed, seat))
         self.auto_pass = {seat: False for seat in self.tokens.values()}
         # (audience seat or None for every seat, text): what the server did that the game's
@@ -247,9 +243,10 @@ class WebGame:
 
     def state(self, seat: int) -> dict[str, Any]:
         """The table as ``seat`` sees it (plus the score table once the game is over)."""
-        out = seat_json(seat_view(self.game, seat), self.names, self.decision_id)
-        out["game"] = self.id
-        out["final"] = final_json(self.game) if self.game.game_over else None
+        kind = self.kind
+        out = kind.seat_json(kind.view(self.game, seat, self.env), self.names, self.decision_id)
+        out["game"] = self.id  # the Bang! JSON names its game ("kind"); granujas' is the default
+        out["final"] = kind.final_json(self.game) if self.game.game_over else None
         out["notices"] = [text for audience, text in self.notices
                           if audience is None or audience == seat][-MAX_NOTICES:]
         out["auto_pass"] = self.auto_pass[seat]
@@ -276,7 +273,8 @@ class WebGame:
         legal = game.legal_actions()
         if action not in legal:
             raise WebError(422, f"{action} is not a legal action now ({frame.kind}); legal: "
-                           + ", ".join(f"{a} ({A.describe(a)})" for a in legal), legal=legal)
+                           + ", ".join(f"{a} ({self.kind.describe(game, a, seat)})"
+                                       for a in legal), legal=legal)
         self._step(action)
         self._advance()
 
@@ -284,6 +282,9 @@ class WebGame:
         """Change ``seat``'s table settings (``auto_pass``); an open challenge window of that
         seat is passed at once when auto-pass is turned on."""
         _fields(body, ("auto_pass",))
+        if not self.kind.auto_pass:
+            raise WebError(400, f"{self.kind.title} has no table settings (no challenge "
+                           "windows to pass)")
         if "auto_pass" not in body:
             raise WebError(400, 'missing field "auto_pass" (true or false)')
         self.auto_pass[seat] = _bool(body, "auto_pass", False)
@@ -320,11 +321,10 @@ class WebGame:
     def _bot_action(self, seat: int, legal: list[int]) -> int:
         """The bot's answer; a bot that raises or answers an illegal id is replaced (every seat
         is told, the server logs why) so that the game never waits for it."""
-        agent = self.env.possible_agents[seat]
         while True:
             bot = self.bots[seat]
             try:
-                action = ask(bot, self.env.observe(agent), self.game)
+                action = self.kind.ask(bot, self.env, self.game)
             except Exception:  # any bug of any bot: the game must go on without it
                 log.exception("game %s: bot %r at seat %d raised", self.id, self.players[seat],
                               seat)
@@ -335,14 +335,15 @@ class WebGame:
                           self.players[seat], seat, action, legal)
             if self.players[seat] == "random":
                 return legal[0]  # the last resort fails: keep the game moving
-            self._replace(seat, FALLBACK_BOT if self.players[seat] != FALLBACK_BOT else "random")
+            fallback = self.kind.fallback_bot
+            self._replace(seat, fallback if self.players[seat] != fallback else "random")
 
     def _replace(self, seat: int, stand_in: str) -> None:
         failed = self.players[seat]
         # the message names no exception text: a bot's error message may quote what it saw
         self.notices.append((None, f"p{seat} {failed} failed (the server logged why); {stand_in} "
                              f"plays that seat from now on."))
-        bot = make_bot(stand_in, seed=bot_seed(self._seed, seat))
+        bot = self.kind.make_bot(stand_in, bot_seed(self._seed, seat))
         bot.reset(seed=bot_seed(self._seed, seat))
         self.bots[seat] = bot
         self.players[seat] = stand_in
@@ -352,15 +353,11 @@ class WebGame:
         """The answer the server gives for a human seat without asking (said to that seat
         alone: it may name its own cards): the only legal action, or a pass of a challenge
         window when the seat turned auto-pass on. None: the seat must decide."""
-        frame = self.game.decision
-        assert frame is not None
-        if len(legal) == 1:
-            action, why = legal[0], "your only choice, played for you"
-        elif self.auto_pass[seat] and frame.kind == "challenge" and A.PASS in legal:
-            action, why = A.PASS, "auto-pass"
-        else:
+        answer = self.kind.automatic(self.game, seat, legal, self.auto_pass[seat])
+        if answer is None:
             return None
-        self.notices.append((seat, f"{why}: {describe_action(self.game, action, seat=seat)}"))
+        action, why = answer
+        self.notices.append((seat, f"{why}: {self.kind.describe(self.game, action, seat)}"))
         return action
 
     def record(self) -> GameRecord:
@@ -368,23 +365,35 @@ class WebGame:
         if not self.game.game_over:
             raise WebError(409, "the record holds every hidden card: it is given out when the "
                            "game is over")
-        return record_game(self.game.config, self.game.seed, self.actions,
-                           catalog=self.env.catalog,
-                           meta={"tool": "granujas_env.web", "agents": self.names,
-                                 "seed_chosen": self.seed_chosen, "public": self.public})
+        return self.kind.record(self.game.config, self.game.seed, self.actions, self.meta(),
+                                self.env)
+
+    def replay(self) -> Replay:
+        """A replay of the finished game (409 before its end)."""
+        return Replay(self.record())
+
+    def meta(self) -> dict[str, Any]:
+        """What the record says about the game besides its moves."""
+        return {"tool": "granujas_env.web", "agents": self.names,
+                "seed_chosen": self.seed_chosen, "public": self.public}
 
 
 def game_settings(body: Mapping[str, Any]) -> dict[str, Any]:
     """The :class:`WebGame` arguments of a ``POST /api/games`` body; 400 naming what was
     wrong."""
-    _fields(body, ("seats", "length", "seed", "strategy_cards", "public"))
+    name = body.get("game", game_registry.DEFAULT_GAME)
+    if not isinstance(name, str) or name not in KINDS:
+        raise WebError(400, f"game must be one of {sorted(KINDS)}, got {json.dumps(name)[:40]}")
+    kind = KINDS[name]
+    _fields(body, ("game", "seats", "seed", "public", *kind.fields))
     seats = body.get("seats")
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 4 or not all(
+    low, high = kind.players.start, kind.players.stop - 1
+    if not isinstance(seats, list) or len(seats) not in kind.players or not all(
         isinstance(s, str) for s in seats
     ):
-        raise WebError(400, "seats must be a list of 2 to 4 names, one per seat, e.g. "
-                       '["human", "heuristic"]')
-    choices = seat_choices()
+        raise WebError(400, f"seats must be a list of {low} to {high} names, one per seat, e.g. "
+                       f"{json.dumps(['human'] + ['heuristic'] * (low - 1))} ({kind.title})")
+    choices = seat_choices(name)
     for seat, name in enumerate(seats):
         if name not in choices:
             raise WebError(400, f"seat {seat}: unknown player {json.dumps(name)[:40]}; choose "
@@ -392,9 +401,10 @@ def game_settings(body: Mapping[str, Any]) -> dict[str, Any]:
     humans = seats.count(HUMAN)
     if humans == 0:
         raise WebError(400, f'at least one seat must be "{HUMAN}"')
-    length = body.get("length", "short")
-    if length not in ("short", "long"):
-        raise WebError(400, f'length must be "short" or "long", got {json.dumps(length)[:40]}')
+    try:
+        options = kind.options(body)
+    except ValueError as exc:
+        raise WebError(400, str(exc)) from None
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbits(SECRET_SEED_BITS)
@@ -405,8 +415,7 @@ def game_settings(body: Mapping[str, Any]) -> dict[str, Any]:
         raise WebError(400, f"a chosen seed is allowed with one human seat only ({humans} here): "
                        "whoever knows the seed knows every hidden card; leave seed out (null) "
                        "and the server deals from a secret seed")
-    return {"seats": seats, "length": length, "seed": seed,
-            "strategy_cards": _bool(body, "strategy_cards", False),
+    return {"kind": kind, "seats": seats, "options": options, "seed": seed,
             "seed_chosen": body.get("seed") is not None, "public": _bool(body, "public", False)}
 
 
@@ -420,14 +429,20 @@ def new_game(settings: Mapping[str, Any], record_dir: Path | None) -> WebGame:
 
 # ------------------------------------------------------------------------------ replays
 class Replay:
-    """A loaded record, stepped to any point; copies of the game every REPLAY_STRIDE steps."""
+    """A game record stepped to any point; copies of the game every REPLAY_STRIDE steps. The
+    record's configuration names its game (422 for a game this server does not play)."""
 
     def __init__(self, record: GameRecord) -> None:
         self.id = secrets.token_urlsafe(9)
-        self.record = record
+        try:
+            self.kind = kind_of(record.config)
+        except ValueError as exc:
+            raise WebError(422, str(exc)) from None
+        # (player, decision, action) of each move
+        self.steps = [(s.player, s.decision, s.action) for s in record.steps]
         meta = record.meta if isinstance(record.meta, dict) else {}
-        agents = meta.get("agents")
         n = record.config.num_players
+        agents = meta.get("agents")
         self.names = (
             [str(a)[:40] for a in agents] if isinstance(agents, list) and len(agents) == n
             else [f"p{i}" for i in range(n)]
@@ -436,42 +451,44 @@ class Replay:
         chosen = meta.get("seed_chosen")
         self.seed_source = ("chosen by the player" if chosen is True else
                             "secret, chosen by the server" if chosen is False else "from the record")
-        game = Game(record.config, record.seed)
+        self.seed = record.seed
+        game = self.kind.new_game(record.config, record.seed)
         self.checkpoints = [game.clone()]
-        for i, step in enumerate(record.steps, start=1):
-            game.apply(step.action)
+        for i, (_, _, action) in enumerate(self.steps, start=1):
+            game.apply(action)
             if i % REPLAY_STRIDE == 0:
                 self.checkpoints.append(game.clone())
         self.lock = threading.Lock()
         self.touched = time.monotonic()
 
     def summary(self) -> dict[str, Any]:
-        """What the replay page shows about the whole record."""
-        return {"replay": self.id, "steps": len(self.record.steps),
-                "players": self.record.config.num_players, "names": self.names,
-                "seed": str(self.record.seed), "seed_source": self.seed_source}
+        """What the replay page shows about the whole game."""
+        return {"replay": self.id, "steps": len(self.steps), "kind": self.kind.name,
+                "title": self.kind.title, "players": len(self.names), "names": self.names,
+                "seed": str(self.seed), "seed_source": self.seed_source}
 
-    def game_at(self, step: int) -> Game:
+    def game_at(self, step: int) -> Any:
         """The game after ``step`` steps (a fresh copy)."""
         game = self.checkpoints[step // REPLAY_STRIDE].clone()
-        for s in self.record.steps[step - step % REPLAY_STRIDE: step]:
-            game.apply(s.action)
+        for _, _, action in self.steps[step - step % REPLAY_STRIDE: step]:
+            game.apply(action)
         return game
 
     def step_json(self, step: int, view: str) -> dict[str, Any]:
         """The table after ``step`` steps from ``view`` ("public" or a seat number), with the
         step that led there in words (a private answer only to its own seat)."""
-        total = len(self.record.steps)
+        total = len(self.steps)
         if not 0 <= step <= total:
             raise WebError(404, f"step must be 0..{total}, got {step}")
-        n = self.record.config.num_players
+        n = len(self.names)
         seat = None if view == "public" else _decimal(view, n - 1)
         if view != "public" and seat is None:
             raise WebError(400, f'view must be "public" or a seat 0..{n - 1}, got {view[:20]!r}')
         game = self.game_at(step)
-        out = public_json(game, self.names) if seat is None else seat_json(
-            seat_view(game, seat), self.names)
-        out["final"] = final_json(game) if game.game_over else None
+        kind = self.kind
+        out = kind.public_json(game, self.names) if seat is None else kind.seat_json(
+            kind.view(game, seat), self.names)
+        out["final"] = kind.final_json(game) if game.game_over else None
         summary = self.summary()
         out.update(replay=self.id, steps=total, seed=summary["seed"],
                    seed_source=summary["seed_source"], step=step,
@@ -481,14 +498,14 @@ class Replay:
     def _action_text(self, step: int, seat: int | None) -> str | None:
         if step == 0:
             return None
-        recorded = self.record.steps[step - 1]
-        who = f"p{recorded.player}"
-        if recorded.player == seat:
-            before = self.game_at(step - 1)
-            return f"{who} ({recorded.decision}): {describe_action(before, recorded.action, seat=seat)}"
-        if recorded.decision in PRIVATE_DECISIONS:
-            return f"{who} ({recorded.decision}): a secret choice"
-        return f"{who} ({recorded.decision}): {recorded.name}"
+        player, decision, action = self.steps[step - 1]
+        who = f"p{player}"
+        if player != seat and decision in self.kind.private_decisions:
+            return f"{who} ({decision}): a secret choice"
+        before = self.game_at(step - 1)
+        # in the deciding seat's own words to that seat; the public words to every other view
+        words = self.kind.describe(before, action, seat if player == seat else None)
+        return f"{who} ({decision}): {words}"
 
 
 # ------------------------------------------------------------------------------ the app
@@ -631,8 +648,10 @@ def create_app(record_dir: str | Path | None = None,
         return game, seat
 
     async def options(request: Request) -> Response:
+        # the top-level seats and lengths are granujas' (the default game)
         return JSONResponse({"seats": seat_choices(), "human": HUMAN,
-                             "lengths": ["short", "long"]})
+                             "lengths": ["short", "long"],
+                             "games": [kind.lobby_json() for kind in KINDS.values()]})
 
     def room() -> None:
         """503 when the server holds ``max_games`` live games (under registry_lock)."""
@@ -725,7 +744,7 @@ def create_app(record_dir: str | Path | None = None,
                     raise WebError(404, "no such game")
                 game.seat_of(_str(body, "token") if "token" in body else token)
                 with game.lock:
-                    record = game.record()
+                    return game.replay()
             else:
                 raise WebError(400, 'name the record: {"file": NAME}, {"record": TEXT} or '
                                '{"game": ID, "token": TOKEN}')
@@ -755,9 +774,9 @@ def create_app(record_dir: str | Path | None = None,
             raise WebError(404, f"no such replay (the server keeps the {MAX_REPLAYS} most recent; "
                            "open the record again)")
         text = request.path_params["step"]
-        step = _decimal(text, len(replay.record.steps))
+        step = _decimal(text, len(replay.steps))
         if step is None:
-            raise WebError(404, f"step must be 0..{len(replay.record.steps)}, got {text[:20]!r}")
+            raise WebError(404, f"step must be 0..{len(replay.steps)}, got {text[:20]!r}")
         view = request.query_params.get("view", "public")
 
         def build() -> dict[str, Any]:

@@ -1,0 +1,248 @@
+"""The Bang! The Dice Game table as JSON for the browser, built from seat views only.
+
+:func:`seat_json` turns one seat's view (:func:`granujas_env.bang_dice.view.seat_view`, exactly
+what that seat may know) into the JSON the page draws: the seats around the table with character,
+life, arrows and the roles that seat knows, the dice (kept, locked, to roll), the rerolls left,
+the arrow pile, the narrated public events (:func:`granujas_env.bang_dice.text.narrate`) and, when
+the seat decides, its legal actions in plain words (:func:`menu`).
+
+:func:`public_json` is the table as every seat sees it: built from a view whose hidden roles are
+blanked (the Sheriff and the revealed roles only), no menu. :func:`final_json` reveals every role
+once the game is over. :func:`help_json` is the how-to-play panel: the dice faces and the
+characters' abilities from the character data file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from ..bang_dice.engine import actions as A
+from ..bang_dice.engine.data import CHARACTERS
+from ..bang_dice.engine.game import DECISION_KINDS, DYNAMITE, FACES, BangGame
+from ..bang_dice.text import SIDES, final_text, narrate
+from ..bang_dice.view import BangView, PlayerView, seat_view
+
+__all__ = ["FACE_TEXT", "final_json", "help_json", "meaning", "menu", "public_json", "seat_json"]
+
+#: what each die face does, in the order the faces are resolved (the how-to-play panel)
+FACE_TEXT: dict[str, str] = {
+    "arrow": "take an arrow from the pile at once (the last one sets off the Indians: each "
+             "player loses a life point per arrow he holds, then all arrows go back)",
+    "dynamite": "cannot be rerolled; three or more end your rolling and cost you a life point",
+    "1": "bull's-eye 1: a player next to you (one seat away) loses a life point",
+    "2": "bull's-eye 2: a player two seats away loses a life point",
+    "beer": "a player of your choice (you too) gains a life point, up to his maximum",
+    "gatling": "three of them fire the Gatling: every other player loses a life point and you "
+               "give your arrows back",
+}
+ROLE_TEXT: dict[str, str] = {
+    "sheriff": "your role is face up and you have 2 extra life points; you win with your "
+               "Deputies when every Outlaw and Renegade is out",
+    "deputy": "you win with the Sheriff when every Outlaw and Renegade is out",
+    "outlaw": "you win with the other Outlaws when the Sheriff is out",
+    "renegade": "you win by being the last one in play (the Sheriff last of all)",
+}
+
+#: what each decision asks the seat that makes it, in plain words
+QUESTIONS: dict[str, str] = {
+    "reroll": "choose the dice to roll again (dynamite stays), or stop and resolve the dice",
+    "sid_ketchum": "Sid Ketchum: choose who gains a life point (you may choose yourself)",
+    "slab_double": "Slab the Killer: spend a beer to double a bull's-eye die, or not",
+    "shoot": "choose whom this bull's-eye die hits",
+    "beer": "choose who drinks this beer (+1 life point)",
+    "kit_carlson": "Kit Carlson: discard an arrow of a player (one per Gatling die), or stop",
+    "bart_cassidy": "Bart Cassidy: take an arrow instead of losing the life point?",
+    "pedro_ramirez": "Pedro Ramirez: you lost a life point; discard one of your arrows?",
+}
+assert set(QUESTIONS) == set(DECISION_KINDS)
+
+
+def _who(view: BangView, seat: int, you: int) -> str:
+    name = f"p{seat} {CHARACTERS[view.players[seat].character].name}"
+    return f"{name} (you)" if seat == you else name
+
+
+def _question(view: BangView) -> str:
+    kind = view.decision
+    assert kind is not None
+    data = view.decision_data
+    if kind == "shoot":
+        return f"choose whom the {data['face']} on die {data['die'] + 1} hits"
+    if kind == "beer":
+        return f"choose who drinks the beer on die {data['die'] + 1} (+1 life point)"
+    if kind == "bart_cassidy":
+        why = {"shot": "a bull's-eye", "gatling": "the Gatling"}.get(data.get("cause"), "a hit")
+        return f"Bart Cassidy, hit by {why}: take an arrow instead of losing the life point?"
+    return QUESTIONS[kind]
+
+
+def meaning(view: BangView, action: int, you: int | None = None) -> str:
+    """A legal action of the pending decision in plain words, seats by name (``you``: the seat
+    called "you"; default the view's)."""
+    kind = view.decision
+    decider = view.deciding_player
+    you = view.seat if you is None else you
+    if kind == "reroll":
+        if action == A.STOP:
+            return "stop rolling: resolve the dice"
+        dice = [i for i in range(A.NUM_DICE) if action >> i & 1]
+        return "reroll " + ", ".join(f"die {i + 1} ({view.dice[i]})" for i in dice)
+    if A.TARGET_BASE <= action < A.YES:
+        seat = A.target_seat(decider, action, view.num_players)
+        who = _who(view, seat, you)
+        if kind == "shoot":
+            return f"shoot {who}"
+        if kind == "kit_carlson":
+            return f"discard an arrow of {who}"
+        return f"give a life point to {who}"
+    if action == A.YES:
+        return {"bart_cassidy": "take an arrow, keep the life point",
+                "pedro_ramirez": "discard one of your arrows"}.get(kind or "", "yes")
+    if action == A.NO:
+        return {"bart_cassidy": "lose the life point", "pedro_ramirez": "keep your arrows",
+                "slab_double": "double nothing", "kit_carlson": "stop discarding"}.get(
+                    kind or "", "no")
+    die = action - A.DIE_BASE
+    return f"double the {view.dice[die]} on die {die + 1} (spends a beer)"
+
+
+def menu(view: BangView) -> list[dict[str, Any]]:
+    """The seat's legal actions (``id``), each in plain words (``meaning``) and as the Bang!
+    package describes the id (``name``); empty when the seat does not decide."""
+    return [{"id": a, "meaning": meaning(view, a), "name": A.describe(a)}
+            for a in view.legal_actions]
+
+
+def _last_roll_mask(view: BangView) -> int:
+    """The dice rolled by the turn's last roll (the others were kept); 0 before any roll."""
+    for event in reversed(view.events):
+        if event[0] == "roll" and event[1] == view.turn_player:
+            return event[3]
+        if event[0] == "turn":
+            return 0
+    return 0
+
+
+def _dice(view: BangView) -> list[dict[str, Any]]:
+    rolled = _last_roll_mask(view)
+    free = view.players[view.turn_player].character == "black_jack"
+    return [{"die": i, "face": face,
+             "kept": view.rolls_done > 1 and not rolled >> i & 1,
+             "locked": face == DYNAMITE and not free}
+            for i, face in enumerate(view.dice)]
+
+
+def _player(view: BangView, p: PlayerView, names: Sequence[str]) -> dict[str, Any]:
+    character = CHARACTERS[p.character]
+    return {
+        "seat": p.seat,
+        "name": names[p.seat],
+        "character": character.name,
+        "ability": character.text_en,
+        "life": p.life,
+        "max_life": p.max_life,
+        "arrows": p.arrows,
+        "alive": p.alive,
+        "role": p.role,
+        "sheriff": p.seat == view.sheriff,
+        "turn": p.seat == view.turn_player and not view.game_over,
+        "deciding": p.seat == view.deciding_player,
+    }
+
+
+def _prompt(view: BangView, names: Sequence[str]) -> str:
+    if view.game_over:
+        return "The game is over: " + _winners_text(view, names) + "."
+    if view.acting:
+        return f"Your move: {_question(view)}."
+    return f"Waiting for {names[view.deciding_player]}: {QUESTIONS[view.decision or '']}."
+
+
+def _winners_text(view: BangView, names: Sequence[str]) -> str:
+    winners = list(view.winners or ())
+    if not winners:
+        return "no winner"
+    role = view.players[winners[0]].role or ""
+    side = f"the {role}" if view.num_players == 3 else SIDES.get(role, role)
+    return f"{side} win ({', '.join(names[s] for s in winners)})"
+
+
+def _goal(view: BangView) -> str:
+    if view.three_player_target >= 0:
+        target = view.players[view.three_player_target]
+        return (f"You are the {view.role.title()}: eliminate {_who(view, target.seat, -1)}, the "
+                f"{target.role}, yourself" + (" (it fell to another hand: now be the last one "
+                                              "standing)" if view.last_standing else "") + ".")
+    return f"You are the {view.role.title()}: {ROLE_TEXT[view.role]}."
+
+
+def seat_json(view: BangView, names: Sequence[str], decision_id: str | None = None) -> dict:
+    """The table as ``view.seat`` may see it, as JSON types. ``names`` labels the seats;
+    ``decision_id`` (sent only to the deciding seat) names the pending decision."""
+    if len(names) != view.num_players:
+        raise ValueError(f"names must name the {view.num_players} seats, got {len(names)}")
+    public = view.seat < 0
+    return {
+        "kind": "bang-dice",
+        "seat": None if public else view.seat,
+        "num_players": view.num_players,
+        "role": None if public else view.role,
+        "goal": None if public else _goal(view),
+        "sheriff": view.sheriff,
+        "turn_player": view.turn_player,
+        "turn": view.turn_number,
+        "game_over": view.game_over,
+        "winners": None if view.winners is None else list(view.winners),
+        "decision": None if view.decision is None else {
+            "kind": view.decision,
+            "player": view.deciding_player,
+            "question": QUESTIONS[view.decision],
+            "data": {k: v for k, v in view.decision_data.items() if isinstance(v, (int, str))},
+        },
+        "prompt": _prompt(view, names),
+        "acting": view.acting,
+        "decision_id": decision_id if view.acting else None,
+        "menu": menu(view),
+        "players": [_player(view, p, names) for p in view.players],
+        "dice": _dice(view),
+        "rolls_done": view.rolls_done,
+        "rerolls_left": view.rerolls_left,
+        "arrow_pile": view.arrow_pile,
+        "events": [line for line in map(narrate, view.events) if line],
+    }
+
+
+def _public_view(game: BangGame) -> BangView:
+    """What every seat knows: seat 0's view with the roles only seat 0 knows blanked, no seat,
+    no decision of its own."""
+    view = seat_view(game, 0)
+    roles = [r if game.role_revealed[s] or game.game_over else None
+             for s, r in enumerate(game.roles)]
+    players = tuple(dataclasses.replace(p, role=roles[p.seat]) for p in view.players)
+    return dataclasses.replace(view, seat=-1, role="", three_player_target=-1, players=players,
+                               acting=False, legal_actions=())
+
+
+def public_json(game: BangGame, names: Sequence[str]) -> dict:
+    """The table as every seat (and a spectator of a replay) sees it: no hidden role, no menu."""
+    return seat_json(_public_view(game), names)
+
+
+def final_json(game: BangGame) -> dict:
+    """Every role and the winners: public once the game is over."""
+    if not game.game_over:
+        raise ValueError("the roles are revealed only when the game is over")
+    return {"roles": list(game.roles), "winners": sorted(game.winners or ()),
+            "text": final_text(game)}
+
+
+def help_json() -> dict:
+    """The how-to-play panel: the dice faces, the roles and the 16 characters' abilities."""
+    return {
+        "faces": [{"face": f, "text": FACE_TEXT[f]} for f in FACES],
+        "roles": [{"role": r, "text": t} for r, t in ROLE_TEXT.items()],
+        "characters": [{"name": c.name, "life": c.life, "ability": c.text_en}
+                       for c in CHARACTERS.values()],
+    }
