@@ -13,10 +13,19 @@ from pettingzoo.test import api_test, seed_test
 import granujas_env.bang_dice  # noqa: F401 - registers granujas/bang-dice-v0
 from granujas_env import games
 from granujas_env.bang_dice import docs
-from granujas_env.bang_dice.codecs import LAYOUT
+from granujas_env.bang_dice.codecs import CAUSES, KINDS, LAYOUT
 from granujas_env.bang_dice.engine import actions as A
-from granujas_env.bang_dice.engine.game import BangGame, GameOverError, IllegalActionError
+from granujas_env.bang_dice.engine.data import CHARACTER_IDS
+from granujas_env.bang_dice.engine.game import (
+    FACES,
+    ROLES,
+    BangConfig,
+    BangGame,
+    GameOverError,
+    IllegalActionError,
+)
 from granujas_env.bang_dice.env import env, raw_env
+from granujas_env.bang_dice.view import seat_view
 
 
 @pytest.mark.parametrize("n", range(3, 9))
@@ -223,3 +232,65 @@ def test_state_snapshots_restore_exactly():
 def test_reference_pages_are_current():
     for path, build in docs.pages().items():
         assert path.read_text(encoding="utf-8") == build(), f"{path} is stale: run python -m granujas_env.bang_dice.docs"
+
+
+def _reference_encoding(view) -> np.ndarray:
+    """The observation rebuilt from the seat view, piece by piece (the codec's oracle)."""
+    o, n, me = LAYOUT.offset, view.num_players, view.seat
+    x = np.zeros(LAYOUT.size, dtype=np.float32)
+
+    def rel(s):
+        return (s - me) % n
+
+    if view.decision is not None:
+        x[o["decision_kind"] + KINDS.index(view.decision)] = 1
+        x[o["acting"]] = view.acting
+        x[o["deciding_seat"] + rel(view.deciding_player)] = 1
+        data = view.decision_data
+        if "die" in data:
+            x[o["context_die"] + data["die"]] = 1
+        if "face" in data:
+            x[o["context_face"] + ["1", "2"].index(data["face"])] = 1
+        if data.get("cause") in CAUSES:
+            x[o["context_cause"] + CAUSES.index(data["cause"])] = 1
+    x[o["turn_player"] + rel(view.turn_player)] = 1
+    x[o["num_players"] + n - 3] = 1
+    x[o["own_role"] + ROLES.index(view.role)] = 1
+    if n == 3:
+        x[o["target"] + rel(view.three_player_target)] = 1
+        x[o["last_standing"]] = view.last_standing
+    for p in view.players:
+        r = rel(p.seat)
+        x[o["present"] + r] = 1
+        x[o["alive"] + r] = p.alive
+        x[o["role"] + r * 5 + (4 if p.role is None else ROLES.index(p.role))] = 1
+        x[o["character"] + r * 16 + CHARACTER_IDS.index(p.character)] = 1
+        x[o["life"] + r] = p.life / 11
+        x[o["max_life"] + r] = p.max_life / 11
+        x[o["arrows"] + r] = p.arrows / 9
+        for q in range(n):
+            x[o["shots"] + r * 8 + rel(q)] = min(view.shots[p.seat][q], 10) / 10
+            x[o["heals"] + r * 8 + rel(q)] = min(view.heals[p.seat][q], 10) / 10
+    for i, face in enumerate(view.dice):
+        x[o["dice"] + i * 6 + FACES.index(face)] = 1
+    x[o["rolls"]] = view.rolls_done / 4
+    x[o["rolls"] + 1] = view.rerolls_left / 3
+    x[o["arrow_pile"]] = view.arrow_pile / 9
+    x[o["turn_number"]] = min(view.turn_number, 100) / 100
+    x[o["game_over"]] = view.game_over
+    return x
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_observation_holds_what_the_view_holds(n):
+    rng = random.Random(n)
+    for seed in range(3):
+        game = BangGame(BangConfig(n), seed)
+        while True:
+            for seat in range(n):
+                np.testing.assert_allclose(
+                    LAYOUT.encode(game, seat), _reference_encoding(seat_view(game, seat)), rtol=1e-6
+                )
+            if game.game_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))

@@ -91,66 +91,83 @@ class ObservationLayout:
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.ones(self.size, dtype=np.float32)
         self.low.flags.writeable = self.high.flags.writeable = False
+        self._indices: dict[tuple[int, int], tuple[list[int], np.ndarray]] = {}
+        # the encoder writes shots and heals as one block (Tally.counts)
+        assert self.offset["heals"] == self.offset["shots"] + P * P
+
+    def _seat_indices(self, n: int, seat: int) -> tuple[list[int], np.ndarray]:
+        """For a table of ``n`` seen from ``seat``: each seat's relative row, and the positions
+        in the vector of :attr:`Tally.counts` raveled (shots then heals, absolute [a, b])."""
+        key = (n, seat)
+        cached = self._indices.get(key)
+        if cached is None:
+            rel = [(s - seat) % n for s in range(n)]
+            pairs = np.array([ra * P + rb for ra in rel for rb in rel], dtype=np.intp)
+            # shots then heals: adjacent pieces of P * P each, as Tally.counts is [2, n, n]
+            pairs = self.offset["shots"] + np.concatenate([pairs, pairs + P * P])
+            cached = self._indices[key] = (rel, pairs)
+        return cached
 
     def encode(self, game: BangGame, seat: int, tally: Tally | None = None) -> np.ndarray:
         """The observation of ``seat``; ``tally``: a :class:`Tally` kept for ``game`` (synced
         here), to save recounting the history."""
         o = self.offset
         n = game.num_players
-        out = np.zeros(self.size, dtype=np.float32)
+        rel, pairs = self._seat_indices(n, seat)
+        # (position, value) pairs gathered in lists and written at once: one numpy call instead
+        # of one per entry
+        at: list[int] = []
+        values: list[float] = []
         frame = game.decision
-
-        def rel(s: int) -> int:
-            return (s - seat) % n
-
         if frame is not None:
-            out[o["decision_kind"] + KIND_INDEX[frame.kind]] = 1.0
-            out[o["acting"]] = frame.player == seat
-            out[o["deciding_seat"] + rel(frame.player)] = 1.0
+            at += [o["decision_kind"] + KIND_INDEX[frame.kind], o["acting"], o["deciding_seat"] + rel[frame.player]]
+            values += [1.0, float(frame.player == seat), 1.0]
             data = frame.data
             if "die" in data:
-                out[o["context_die"] + data["die"]] = 1.0
+                at.append(o["context_die"] + data["die"])
+                values.append(1.0)
             face = data.get("face")
             if face is not None:
-                out[o["context_face"] + (face != "1")] = 1.0
+                at.append(o["context_face"] + (face != "1"))
+                values.append(1.0)
             cause = data.get("cause")
             if cause in CAUSES:
-                out[o["context_cause"] + CAUSES.index(cause)] = 1.0
-        out[o["turn_player"] + rel(game.turn_player)] = 1.0
-        out[o["num_players"] + n - 3] = 1.0
-        out[o["own_role"] + ROLE_INDEX[game.roles[seat]]] = 1.0
+                at.append(o["context_cause"] + CAUSES.index(cause))
+                values.append(1.0)
+        at += [o["turn_player"] + rel[game.turn_player], o["num_players"] + n - 3,
+               o["own_role"] + ROLE_INDEX[game.roles[seat]]]
+        values += [1.0, 1.0, 1.0]
         if game.three_player:
-            out[o["target"] + rel(game.target_of[seat])] = 1.0
-            out[o["last_standing"]] = game.last_standing
+            at += [o["target"] + rel[game.target_of[seat]], o["last_standing"]]
+            values += [1.0, float(game.last_standing)]
         roles = known_roles(game, seat)
         width = len(ROLES) + 1
         chars = len(CHARACTER_IDS)
+        unknown = len(ROLES)
         for s in range(n):
-            r = rel(s)
-            out[o["present"] + r] = 1.0
-            out[o["alive"] + r] = game.alive[s]
+            r = rel[s]
             role = roles[s]
-            out[o["role"] + r * width + (len(ROLES) if role is None else ROLE_INDEX[role])] = 1.0
-            out[o["character"] + r * chars + CHARACTER_INDEX[game.characters[s]]] = 1.0
-            out[o["life"] + r] = game.life[s] / MAX_LIFE
-            out[o["max_life"] + r] = game.max_life[s] / MAX_LIFE
-            out[o["arrows"] + r] = game.arrows[s] / 9.0
+            at += [
+                o["present"] + r, o["alive"] + r,
+                o["role"] + r * width + (unknown if role is None else ROLE_INDEX[role]),
+                o["character"] + r * chars + CHARACTER_INDEX[game.characters[s]],
+                o["life"] + r, o["max_life"] + r, o["arrows"] + r,
+            ]
+            values += [
+                1.0, float(game.alive[s]), 1.0, 1.0,
+                game.life[s] / MAX_LIFE, game.max_life[s] / MAX_LIFE, game.arrows[s] / 9.0,
+            ]
+        faces = len(FACES)
         for i, face in enumerate(game.dice):
-            out[o["dice"] + i * len(FACES) + FACE_INDEX[face]] = 1.0
-        out[o["rolls"]] = game.rolls_done / 4.0
-        out[o["rolls"] + 1] = game.rerolls_left / 3.0
-        out[o["arrow_pile"]] = game.arrow_pile / 9.0
+            at.append(o["dice"] + i * faces + FACE_INDEX[face])
+            values.append(1.0)
+        at += [o["rolls"], o["rolls"] + 1, o["arrow_pile"], o["turn_number"], o["game_over"]]
+        values += [game.rolls_done / 4.0, game.rerolls_left / 3.0, game.arrow_pile / 9.0,
+                   min(game.turn_number, TURN_CAP) / TURN_CAP, float(game.game_over)]
+        out = np.zeros(self.size, dtype=np.float32)
+        out[at] = values
         tally = (tally or Tally(n)).sync(game)
-        for a in range(n):
-            ra = rel(a)
-            for b in range(n):
-                shots, heals = tally.shots[a][b], tally.heals[a][b]
-                if shots:
-                    out[o["shots"] + ra * P + rel(b)] = min(shots, COUNT_CAP) / COUNT_CAP
-                if heals:
-                    out[o["heals"] + ra * P + rel(b)] = min(heals, COUNT_CAP) / COUNT_CAP
-        out[o["turn_number"]] = min(game.turn_number, TURN_CAP) / TURN_CAP
-        out[o["game_over"]] = game.game_over
+        out[pairs] = np.minimum(tally.counts.ravel(), COUNT_CAP) * (1.0 / COUNT_CAP)
         return out
 
 

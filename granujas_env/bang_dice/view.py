@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .engine.game import BangGame
 
 __all__ = ["PUBLIC_EVENTS", "PlayerView", "BangView", "Tally", "known_roles", "seat_view"]
@@ -49,35 +51,42 @@ class PlayerView:
 class Tally:
     """The public history of who shot and who healed whom, counted from the event log.
 
-    ``shots[a][b]``: life points ``a``'s bull's-eyes took aim at ``b`` for (a doubled die counts
-    2); ``heals[a][b]``: beers and Sid Ketchum heals ``a`` gave ``b`` (given, whether or not
+    ``shots[a, b]`` (an int array): life points ``a``'s bull's-eyes took aim at ``b`` for (a doubled
+    die counts 2); ``heals[a, b]``: beers and Sid Ketchum heals ``a`` gave ``b`` (given, whether or not
     ``b`` was full). Kept in step with a game by :meth:`sync`, which reads only the new events.
     """
 
-    __slots__ = ("shots", "heals", "_events", "_seen")
+    __slots__ = ("counts", "_events", "_seen")
 
     def __init__(self, num_players: int) -> None:
-        self.shots = [[0] * num_players for _ in range(num_players)]
-        self.heals = [[0] * num_players for _ in range(num_players)]
+        self.counts = np.zeros((2, num_players, num_players), dtype=np.int64)  # shots, heals
         self._events: list | None = None
         self._seen = 0
+
+    @property
+    def shots(self) -> np.ndarray:
+        return self.counts[0]
+
+    @property
+    def heals(self) -> np.ndarray:
+        return self.counts[1]
 
     def sync(self, game: BangGame) -> Tally:
         """Bring the counts up to ``game``'s event log; returns self."""
         events = game.events
         if events is not self._events or len(events) < self._seen:  # another game, or a clone
             n = game.num_players
-            self.shots = [[0] * n for _ in range(n)]
-            self.heals = [[0] * n for _ in range(n)]
+            self.counts = np.zeros((2, n, n), dtype=np.int64)
             self._events, self._seen = events, 0
+        counts = self.counts
         for event in events[self._seen :]:
             kind = event[0]
             if kind == "shot":
-                self.shots[event[1]][event[2]] += event[4]
+                counts[0, event[1], event[2]] += event[4]
             elif kind == "beer":
-                self.heals[event[1]][event[2]] += 1
+                counts[1, event[1], event[2]] += 1
             elif kind == "ability" and event[2] == "sid_ketchum":
-                self.heals[event[1]][event[3]] += 1
+                counts[1, event[1], event[3]] += 1
         self._seen = len(events)
         return self
 
@@ -160,7 +169,7 @@ def seat_view(game: BangGame, seat: int, tally: Tally | None = None) -> BangView
         legal_actions=tuple(game.legal_actions()) if acting else (),
         game_over=game.game_over,
         winners=None if game.winners is None else tuple(sorted(game.winners)),
-        shots=tuple(map(tuple, tally.shots)),
-        heals=tuple(map(tuple, tally.heals)),
+        shots=tuple(map(tuple, tally.shots.tolist())),
+        heals=tuple(map(tuple, tally.heals.tolist())),
         events=tuple(e for e in game.events if e[0] in PUBLIC_EVENTS),
     )
