@@ -1,9 +1,21 @@
-"""Throughput of random legal play: the granujas AEC env against PettingZoo classic games.
+"""Throughput of random legal play: a game's AEC env against PettingZoo classic games.
 
-    python -m granujas_env.bench [--seconds 5] [--players 4] [--length short] [--seed 0]
-                                 [--only granujas,leduc,connect_four] [--warmup 0.5]
-                                 [--json PATH]
+    python -m granujas_env.bench [--game granujas] [--seconds 5] [--players 4] [--length short]
+                                 [--seed 0] [--only granujas,leduc,connect_four] [--warmup 0.5]
+                                 [--rounds 1] [--json PATH]
+    python -m granujas_env.bench --game bang-dice --players 5 --only bang-dice,leduc --rounds 5
     python -m granujas_env.bench --clone [--players 4] [--length short] [--seed 0] [--json PATH]
+
+``--game`` (default ``granujas``) picks the game of :mod:`granujas_env.games` whose wrapped env
+(``spec.env(num_players=...)``) is measured; ``--only`` then names it (``--only
+bang-dice,leduc``). ``--players`` defaults to 4 for granujas and 5 for bang-dice; ``--length``
+is granujas' only.
+
+``--rounds R`` (R > 1) measures the envs A B A B ... R times, each round one ``--seconds`` run
+per env in turn, so a change of load hits both alike; it prints and saves, per reference env,
+the game's decisions/s over the reference's in each round and their median (the figure of
+docs/results/bang_dice_bench.json), and the table shows each figure's median over the rounds.
+With one round (the default) the output is as it always was.
 
 ``--clone`` times ``Game.clone`` against ``copy.deepcopy`` instead (:func:`measure_clone`).
 
@@ -40,12 +52,14 @@ from typing import Any
 
 import numpy as np
 
+from . import games
 from .cli import run_main
 
 __all__ = [
     "ENV_NAMES",
     "EnvUnavailable",
     "connect_four_factory",
+    "game_factory",
     "granujas_factory",
     "leduc_factory",
     "main",
@@ -60,8 +74,12 @@ class EnvUnavailable(RuntimeError):
     """An env cannot be built here (module or optional dependency missing)."""
 
 
-#: Names accepted by ``--only``, in the order they are run and printed.
+#: Names accepted by ``--only`` with the default game, in the order they are run and printed.
 ENV_NAMES = ("granujas", "leduc", "connect_four")
+#: The reference envs, after the game.
+REFERENCES = ("leduc", "connect_four")
+#: ``--players`` when not given, per game.
+DEFAULT_PLAYERS = {"granujas": 4, "bang-dice": 5}
 
 
 def granujas_factory(num_players: int = 4, game_length: str = "short") -> EnvFactory:
@@ -77,6 +95,19 @@ def granujas_factory(num_players: int = 4, game_length: str = "short") -> EnvFac
                 "run with --only leduc,connect_four to benchmark the reference envs"
             )
         return make_env(num_players=num_players, game_length=game_length)
+
+    return make
+
+
+def game_factory(game: str, num_players: int, **options: Any) -> EnvFactory:
+    """Factory for the wrapped AEC env of ``game`` (:func:`granujas_env.games.get`); granujas
+    goes through :func:`granujas_factory`."""
+    if game == "granujas":
+        return granujas_factory(num_players, **options)
+    spec = games.get(game)
+
+    def make() -> Any:
+        return spec.env(num_players=num_players, **options)
 
     return make
 
@@ -280,24 +311,80 @@ def clone_line(result: dict[str, Any]) -> str:
 def _label(name: str, args: argparse.Namespace) -> str:
     if name == "granujas":
         return f"granujas ({args.players}p, {args.length})"
+    if name == args.game:
+        return f"{name} ({args.players}p)"
     return {"leduc": "leduc_holdem_v4", "connect_four": "connect_four_v3"}[name]
 
 
 def _factory(name: str, args: argparse.Namespace) -> EnvFactory:
-    if name == "granujas":
-        return granujas_factory(args.players, args.length)
+    if name == args.game:
+        options = {"game_length": args.length} if name == "granujas" else {}
+        return game_factory(name, args.players, **options)
     return {"leduc": leduc_factory, "connect_four": connect_four_factory}[name]
 
 
 def _parse_only(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in ENV_NAMES]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown env(s) {', '.join(unknown) or '(none given)'}; choose from "
-            f"{', '.join(ENV_NAMES)}"
-        )
-    return [n for n in ENV_NAMES if n in names]
+    if not names:
+        raise argparse.ArgumentTypeError("unknown env(s) (none given)")
+    return names
+
+
+def _only(names: list[str] | None, game: str) -> list[str]:
+    """The envs of ``--only`` (default: all) in run order, or ValueError naming the unknown."""
+    allowed = (game, *REFERENCES)
+    if names is None:
+        return list(allowed)
+    unknown = [n for n in names if n not in allowed]
+    if unknown:
+        raise ValueError(f"unknown env(s) {', '.join(unknown)}; choose from {', '.join(allowed)}")
+    return [n for n in allowed if n in names]
+
+
+def measure_rounds(
+    factories: dict[str, EnvFactory],
+    rounds: int,
+    seconds: float,
+    seed: int = 0,
+    *,
+    warmup: float | None = None,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """:func:`measure` every env of ``factories`` in turn, ``rounds`` times (A B A B ...): each
+    env's list of results, one per round."""
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in factories}
+    for r in range(rounds):
+        for name, factory in factories.items():
+            if log is not None:
+                log(f"round {r + 1}/{rounds}: {name}")
+            runs[name].append(measure(factory, seconds, seed, warmup=warmup))
+    return runs
+
+
+def median_result(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One result whose every number is the median of that number over ``runs``."""
+    out = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, float) and all(r[key] is not None for r in runs):
+            out[key] = statistics.median(r[key] for r in runs)
+        elif isinstance(value, int) and key != "seed":
+            out[key] = int(statistics.median(r[key] for r in runs))
+    return out
+
+
+def decision_ratios(
+    runs: dict[str, list[dict[str, Any]]], game: str
+) -> dict[str, dict[str, Any]]:
+    """Per reference env of ``runs``: the game's decisions/s over the reference's in each round
+    (same round, back to back) and their median."""
+    out = {}
+    for ref in REFERENCES:
+        if ref in runs and game in runs:
+            each = [a["decisions_per_s"] / b["decisions_per_s"] for a, b in zip(runs[game], runs[ref])]
+            out[f"{game}/{ref}"] = {"median": statistics.median(each), "rounds": each}
+    return out
 
 
 def _print_table(results: dict[str, dict[str, Any]], labels: dict[str, str]) -> None:
@@ -319,19 +406,27 @@ def _print_table(results: dict[str, dict[str, Any]], labels: dict[str, str]) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m granujas_env.bench",
-        description="Random legal play throughput: granujas vs PettingZoo leduc / connect four.",
+        description="Random legal play throughput: a game's env (default granujas) vs PettingZoo "
+        "leduc / connect four.",
     )
+    parser.add_argument("--game", choices=games.available(), default=games.DEFAULT_GAME,
+                        help=f"the game whose env is measured (default {games.DEFAULT_GAME})")
     parser.add_argument("--seconds", type=float, default=5.0, help="measured wall time per env (default 5 s)")
     parser.add_argument("--warmup", type=float, default=0.5, help="warm-up wall time per env (default 0.5 s)")
-    parser.add_argument("--players", type=int, default=4, help="granujas: number of players (default 4)")
-    parser.add_argument("--length", default="short", help="granujas: game_length (default short)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of players (default: granujas 4, bang-dice 5)")
+    parser.add_argument("--length", default=None, help="granujas: game_length (default short)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed and action seed (default 0)")
     parser.add_argument(
         "--only",
         type=_parse_only,
-        default=list(ENV_NAMES),
-        help=f"comma-separated subset of {','.join(ENV_NAMES)} (default: all)",
+        default=None,
+        help=f"comma-separated subset of the game and {','.join(REFERENCES)} (default: all; "
+        f"granujas: {','.join(ENV_NAMES)})",
     )
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure the envs A B A B ... this many times and report median "
+                        "decisions/s ratios (default 1)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     parser.add_argument(
         "--clone",
@@ -340,6 +435,19 @@ def main(argv: list[str] | None = None) -> int:
         "halfway through) instead of the envs",
     )
     args = parser.parse_args(argv)
+    if args.game != "granujas" and (args.length is not None or args.clone):
+        parser.error(f"{'--length' if args.length is not None else '--clone'} applies to "
+                     f"granujas only, not to {args.game}")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS.get(args.game, min(games.get(args.game).players))
+    if args.length is None:
+        args.length = "short"
+    try:
+        args.only = _only(args.only, args.game)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.clone:
         result = measure_clone(args.players, args.length, args.seed)
         print(clone_line(result) + f" (median of {result['rounds']} interleaved rounds, "
@@ -352,7 +460,20 @@ def main(argv: list[str] | None = None) -> int:
 
     labels = {name: _label(name, args) for name in args.only}
     results: dict[str, dict[str, Any]] = {}
-    for name in args.only:
+    runs: dict[str, list[dict[str, Any]]] = {}
+    if args.rounds > 1:
+        factories = {name: _factory(name, args) for name in args.only}
+        try:
+            runs = measure_rounds(
+                factories, args.rounds, args.seconds, args.seed, warmup=args.warmup,
+                log=lambda text: print(f"{text} for {args.seconds:g} s ...", file=sys.stderr,
+                                       flush=True),
+            )
+        except EnvUnavailable as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        results = {name: median_result(r) for name, r in runs.items()}
+    for name in args.only if args.rounds == 1 else ():
         print(f"measuring {labels[name]} for {args.seconds:g} s ...", file=sys.stderr, flush=True)
         try:
             results[name] = measure(
@@ -364,16 +485,23 @@ def main(argv: list[str] | None = None) -> int:
 
     _print_table(results, labels)
     ratios: dict[str, float] = {}
-    if "granujas" in results:
-        for ref in ("leduc", "connect_four"):
+    if args.game in results:
+        for ref in REFERENCES:
             if ref in results:
-                key = f"granujas/{ref}"
-                ratios[key] = results["granujas"]["steps_per_s"] / results[ref]["steps_per_s"]
+                key = f"{args.game}/{ref}"
+                ratios[key] = results[args.game]["steps_per_s"] / results[ref]["steps_per_s"]
                 print(f"steps/s ratio {key}: {ratios[key]:.2f}")
+    per_round = decision_ratios(runs, args.game)
+    for key, ratio in per_round.items():
+        each = ", ".join(f"{r:.2f}" for r in ratio["rounds"])
+        print(f"decisions/s ratio {key}: median {ratio['median']:.2f} over {args.rounds} rounds "
+              f"({each})")
 
     if args.json:
         payload = {
             "config": {
+                "game": args.game,
+                "rounds": args.rounds,
                 "seconds": args.seconds,
                 "warmup": args.warmup,
                 "players": args.players,
@@ -386,6 +514,9 @@ def main(argv: list[str] | None = None) -> int:
             "results": results,
             "ratios": ratios,
         }
+        if args.rounds > 1:
+            payload["rounds"] = runs
+            payload["decision_ratios"] = per_round
         _write_json(args.json, payload)
     return 0
 

@@ -471,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
         given = [flag for flag, value in (("--length", args.length),
                                           ("--strategy-cards", args.strategy_cards)) if value]
         if given:
-            parser.error(f"{' and '.join(given)} apply to granujas only, not to {args.game}")
+            verb = "apply" if len(given) > 1 else "applies"
+            parser.error(f"{' and '.join(given)} {verb} to granujas only, not to {args.game}")
         configs, unavailable = _configs(args.game, args.players)
     if not configs:
         for name, reason in unavailable:
