@@ -6,10 +6,13 @@ from agents.honest import HonestAgent
 from agents.policy import load, make_bot  # agents.load("bluffer"): a shipped trained model
 from agents.random_agent import RandomAgent
 from agents.registry import REGISTRY, available, make, register
+from agents.search_guides import make_ismcts
 
 register("random", RandomAgent)
 register("honest", HonestAgent)
 register("heuristic", HeuristicAgent)
+# the search bot reads bot specs whose prior/rollout name trained models (agents/search_guides.py)
+register("ismcts", make_ismcts, overwrite=True)
 
 __all__ = [
     "Agent",

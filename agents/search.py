@@ -19,6 +19,20 @@ from the decision being taken. Each simulation
    each node scored for the seat that chose the action leading to it.
 
 The decision is the root action with the most visits (then the best mean, then the lowest id).
+
+Guided by a trained policy (``prior`` and/or ``rollout`` a :class:`Guide`, e.g. the shipped
+``full`` through :mod:`agents.search_guides`: ``"ismcts:prior=full:rollout=full:budget=1"``):
+
+* ``prior``: selection is PUCT (as AlphaZero): at a node, the action maximising
+  ``Q(a) + exploration * P(a) * sqrt(N) / (1 + n(a))``, with ``P`` the policy's probabilities for
+  the seat deciding in the determinization (read from that seat's observation and view of the
+  sample, at the node's first visit; actions legal only in later samples get theirs when first
+  seen), ``n(a)`` the action's visits, ``N`` the visits of the legal actions; unvisited actions
+  have ``Q = 0``. No heuristic bonus: the policy's probabilities are the prior.
+* ``rollout``: the playouts are played by the policy for every seat (as ``full`` plays: its most
+  probable action), so the search asks "what if I do this, and then everybody plays like
+  ``full``"; ``rollout_steps`` cuts them (the tech margin held then is the value).
+
 With ``prior_weight`` > 0 (the default) the heuristic bot (:class:`agents.heuristic.HeuristicAgent`,
 which reads only the seat view) names an action at every decision, and that action counts
 ``prior_weight * simulations`` extra visits in the final choice: the search overrides the
@@ -26,8 +40,10 @@ heuristic only where its playouts clearly prefer another action. A decision with
 is answered without searching (the heuristic still sees it, to keep its per-game memory).
 
 Budget: ``simulations`` (a count: reproducible, the default) and/or ``time_ms`` (wall clock per
-decision); the search stops at whichever is reached first. From strings (``agents.make_bot``, the
-tournament): ``"ismcts:simulations=200"``, ``"ismcts:time_ms=100:rollout=random"``.
+decision; ``budget`` in seconds from strings); the search stops at whichever is reached first, so
+``simulations`` with a time budget is a deterministic cap. From strings (``agents.make_bot``, the
+tournament): ``"ismcts:simulations=200"``, ``"ismcts:budget=0.3:prior=full:rollout=full"``
+(:func:`agents.search_guides.make_ismcts` builds them and names the allowed options).
 
 Why this never uses what its seat may not know. The bot declares ``needs_game = True`` and is
 handed the live game by whoever drives it (:func:`agents.registry.ask`, the one call front ends
@@ -48,6 +64,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -58,11 +75,41 @@ from granujas_env.determinize import sample_hidden
 from granujas_env.engine import actions as A
 from granujas_env.engine.game import Game
 
-__all__ = ["ISMCTSAgent", "ROLLOUTS", "DEFAULT_SIMULATIONS"]
+__all__ = ["ISMCTSAgent", "Guide", "ROLLOUTS", "DEFAULT_SIMULATIONS", "PUCT_EXPLORATION"]
 
 #: Simulations per decision by default: about 50-200 ms a decision in 2-player short games on a
 #: busy 2-core machine (README "Search bot").
 DEFAULT_SIMULATIONS = 12
+
+#: Extra visits of the heuristic's action, as a fraction of the simulations (``prior="heuristic"``).
+DEFAULT_PRIOR_WEIGHT = 0.5
+
+#: The PUCT constant used when ``prior`` is a guide and ``exploration`` is not given.
+PUCT_EXPLORATION = 1.0
+
+#: The UCB1 constant otherwise.
+UCB_EXPLORATION = 0.7
+
+
+@runtime_checkable
+class Guide(Protocol):
+    """A policy the search consults for whichever seat decides in a determinization: its
+    probabilities over the legal actions (the PUCT prior) and its move (the playouts). It reads
+    the sample only as that seat would see it (its observation and view of the sample)."""
+
+    name: str
+
+    def probabilities(self, game: Game) -> dict[int, float]:
+        """``{action: probability}`` over ``game.legal_actions()`` for ``game.current_player``."""
+        ...
+
+    def action(self, game: Game) -> int:
+        """The move of ``game.current_player``."""
+        ...
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed (and forget the game seen so far)."""
+        ...
 
 
 def _random_rollout(game: Game, rng: random.Random) -> int:
@@ -109,13 +156,14 @@ class _Node:
     """Statistics of one action sequence: visits, summed reward of the seat that chose the last
     action, and availability (simulations in which that action was legal at its parent)."""
 
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "avail", "priors")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
+        self.priors: dict[int, float] | None = None  # the guide's, under PUCT
 
 
 def _check_positive(name: str, value: object, kind: type) -> None:
@@ -130,10 +178,13 @@ def _check_positive(name: str, value: object, kind: type) -> None:
 class ISMCTSAgent(Agent):
     """Information-set MCTS (module docstring). ``simulations``: determinizations per decision
     (default :data:`DEFAULT_SIMULATIONS` when ``time_ms`` is not given); ``time_ms``: wall-clock
-    budget per decision; ``rollout``: default policy (:data:`ROLLOUTS`); ``rollout_steps``: cut
-    each playout after that many decisions (None: play to the end); ``exploration``: the UCB1
-    constant; ``prior_weight``: extra visits of the heuristic's action, as a fraction of the
-    simulations (of the simulations done, under a time budget); 0 turns the prior off."""
+    budget per decision; ``rollout``: default policy, a name of :data:`ROLLOUTS` or a
+    :class:`Guide`; ``rollout_steps``: cut each playout after that many decisions (None: play to
+    the end); ``prior``: ``"heuristic"`` (UCB1, the heuristic's action gets ``prior_weight``
+    extra visits; 0 turns it off) or a :class:`Guide` (PUCT with its probabilities);
+    ``exploration``: the UCB1 or PUCT constant (default :data:`UCB_EXPLORATION` or
+    :data:`PUCT_EXPLORATION`); ``prior_weight``: the heuristic's bonus (default
+    :data:`DEFAULT_PRIOR_WEIGHT`), refused with a guide prior."""
 
     name = "ismcts"
     wants_view = True  # for the heuristic prior; False when prior_weight is 0
@@ -145,33 +196,56 @@ class ISMCTSAgent(Agent):
         self,
         simulations: int | None = None,
         time_ms: float | None = None,
-        rollout: str = "honest",
+        rollout: str | Guide = "honest",
         rollout_steps: int | None = None,
-        exploration: float = 0.7,
-        prior_weight: float = 0.5,
+        exploration: float | None = None,
+        prior_weight: float | None = None,
         seed: int | None = None,
+        prior: str | Guide = "heuristic",
     ) -> None:
         _check_positive("simulations", simulations, int)
         _check_positive("time_ms", time_ms, float)
         _check_positive("rollout_steps", rollout_steps, int)
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {sorted(ROLLOUTS)}, got {rollout!r}")
+        if not isinstance(rollout, Guide) and rollout not in ROLLOUTS:
+            raise ValueError(
+                f"rollout must be one of {sorted(ROLLOUTS)} or a Guide (a trained policy), "
+                f"got {rollout!r}"
+            )
+        if not isinstance(prior, Guide) and prior != "heuristic":
+            raise ValueError(f"prior must be 'heuristic' or a Guide (a trained policy), got {prior!r}")
+        if exploration is None:
+            exploration = UCB_EXPLORATION if prior == "heuristic" else PUCT_EXPLORATION
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or exploration < 0:
             raise ValueError(f"exploration must be a number >= 0, got {exploration!r}")
+        if prior_weight is None:
+            prior_weight = DEFAULT_PRIOR_WEIGHT if prior == "heuristic" else 0.0
+        elif prior != "heuristic":
+            raise ValueError(
+                "prior_weight weighs the heuristic's action: it does not apply to a trained "
+                f"prior ({prior.name}), whose probabilities are the PUCT prior"
+            )
         if isinstance(prior_weight, bool) or not isinstance(prior_weight, (int, float)) or prior_weight < 0:
             raise ValueError(f"prior_weight must be a number >= 0, got {prior_weight!r}")
         if simulations is None and time_ms is None:
             simulations = DEFAULT_SIMULATIONS
         self.simulations = simulations
         self.time_ms = time_ms
-        self.rollout = rollout
+        self.rollout = rollout if isinstance(rollout, str) else rollout.name
         self.rollout_steps = rollout_steps
         self.exploration = float(exploration)
-        self._policy = ROLLOUTS[rollout]
+        #: The guide that plays the playouts (None: the default policy ``ROLLOUTS[rollout]``).
+        self.rollout_guide = rollout if isinstance(rollout, Guide) else None
+        self._policy = None if self.rollout_guide is not None else ROLLOUTS[rollout]
+        #: The guide whose probabilities are the PUCT prior (None: UCB1 and the heuristic bonus).
+        self.guide = prior if isinstance(prior, Guide) else None
+        self.prior = "heuristic" if self.guide is None else self.guide.name
+        self._guides = [g for g in (self.guide, rollout) if isinstance(g, Guide)]
         self.prior_weight = float(prior_weight)
         self.wants_view = self.prior_weight > 0
         self._prior = HeuristicAgent(seed=seed) if self.wants_view else None
         self._rng = random.Random(seed)
+        for guide in self._guides:
+            guide.reset(seed)
         #: Root action -> visits of the last search (empty when the decision had one legal action).
         self.last_visits: dict[int, int] = {}
 
@@ -180,6 +254,8 @@ class ISMCTSAgent(Agent):
             self._rng = random.Random(seed)
         if self._prior is not None:
             self._prior.reset(seed=seed)
+        for guide in self._guides:
+            guide.reset(seed)
         self.last_visits = {}
 
     def act(
@@ -248,6 +324,17 @@ class ISMCTSAgent(Agent):
             legal = state.legal_actions()
             mover = state.current_player
             children = node.children
+            if self.guide is not None:
+                action = self._puct(node, legal, state)
+                child = children.get(action)
+                state.apply(action)
+                if child is None:  # expand it, then play out
+                    child = children[action] = _Node()
+                    path.append((child, mover))
+                    break
+                node = child
+                path.append((node, mover))
+                continue
             untried = [a for a in legal if a not in children]
             for a in legal:
                 if a in children:
@@ -269,9 +356,34 @@ class ISMCTSAgent(Agent):
             path.append((node, mover))
         steps = 0
         while not state.game_over and (self.rollout_steps is None or steps < self.rollout_steps):
-            state.apply(self._policy(state, rng))
+            if self.rollout_guide is not None:
+                # a forced move needs no forward pass (the playouts' main cost)
+                legal = state.legal_actions()
+                state.apply(legal[0] if len(legal) == 1 else self.rollout_guide.action(state))
+            else:
+                state.apply(self._policy(state, rng))
             steps += 1
         reward = self.rewards(state)
         for reached, mover in path:
             reached.visits += 1
             reached.total += reward[mover]
+
+    def _puct(self, node: _Node, legal: list[int], state: Game) -> int:
+        """The PUCT choice among ``legal`` at ``node`` (module docstring), with the guide's
+        probabilities read from ``state`` the first time each action is seen legal here."""
+        priors = node.priors
+        if priors is None or any(a not in priors for a in legal):
+            fresh = self.guide.probabilities(state) if len(legal) > 1 else {legal[0]: 1.0}
+            priors = node.priors = {**fresh, **(priors or {})}  # earlier samples' values stay
+        children = node.children
+        total = sum(priors[a] for a in legal) or 1.0
+        visits = sum(children[a].visits for a in legal if a in children)
+        scale = self.exploration * math.sqrt(visits + 1) / total
+
+        def score(a: int) -> float:
+            child = children.get(a)
+            if child is None or child.visits == 0:
+                return scale * priors[a]
+            return child.total / child.visits + scale * priors[a] / (1 + child.visits)
+
+        return max(legal, key=score)
