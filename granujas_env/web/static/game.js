@@ -13,27 +13,53 @@
   const autoPass = document.getElementById("auto-pass");
   let timer = null;
   let last = "";
+  let current = null;
+  let bangHelp = false;
 
   function url(suffix) { return "/api/games/" + encodeURIComponent(gameId) + (suffix || ""); }
+
+  // Bang! The Dice Game: its title, its help panel (from the lobby options), no challenge windows
+  async function bangPage() {
+    if (bangHelp) return;
+    bangHelp = true;
+    document.title = BANG.TITLE + ": game";
+    document.querySelector("header h1 a").textContent = BANG.TITLE;
+    document.getElementById("help").hidden = true;
+    document.getElementById("bang-help").hidden = false;
+    const options = await G.api("GET", "/api/options");
+    const game = options.games.find(function (g) { return g.name === "bang-dice"; });
+    G.renderBangHelp(game.help);
+  }
 
   function draw(s) {
     const text = JSON.stringify(s);
     if (text === last) return;  // nothing new since the last poll
     last = text;
-    G.renderTable(table, s);
-    G.renderEvents(events, s.events);
+    current = s;
+    const bang = s.kind === "bang-dice";
+    if (bang) {
+      bangPage().catch(function (e) { G.showError(e.message); });
+      G.renderBang(table, s);
+      G.renderBangEvents(events, s.events);
+    } else {
+      G.renderTable(table, s);
+      G.renderEvents(events, s.events);
+      G.renderHelp(s);
+    }
     G.renderNotices(s.notices);
-    G.renderHelp(s);
     prompt.textContent = s.prompt;
     autoPass.checked = s.auto_pass;
-    document.getElementById("auto-pass-label").hidden = s.game_over;
+    document.getElementById("auto-pass-label").hidden = s.game_over || bang;
     menu.replaceChildren();
-    for (const item of s.menu) {
-      const button = G.add(menu, "button", "action");
-      button.dataset.id = String(item.id);
-      G.add(button, "span", "meaning", item.meaning);
-      G.add(button, "span", "name", item.name);
-      button.addEventListener("click", function () { choose(item.id, s.decision_id); });
+    if (bang && s.acting && s.decision.kind === "reroll") G.renderBangMenu(menu, s);
+    else {
+      for (const item of s.menu) {
+        const button = G.add(menu, "button", "action");
+        button.dataset.id = String(item.id);
+        G.add(button, "span", "meaning", item.meaning);
+        G.add(button, "span", "name", item.name);
+        button.addEventListener("click", function () { choose(item.id, s.decision_id); });
+      }
     }
     document.getElementById("status").textContent =
       s.game_over ? "game over" : (s.acting ? "your move" : "waiting for " + s.players[s.decision.player].name);
@@ -75,6 +101,9 @@
 
   function choose(id, decisionId) { send("/actions", { action: id, decision: decisionId }); }
 
+  BANG.choose = function (id) { if (current) choose(id, current.decision_id); };
+  BANG.redraw = function () { last = ""; if (current) draw(current); };
+
   autoPass.addEventListener("change", function () {
     send("/settings", { auto_pass: autoPass.checked });
   });
@@ -85,7 +114,7 @@
       if (!response.ok) throw new Error((await response.json()).error);
       const link = G.el("a");
       link.href = URL.createObjectURL(await response.blob());
-      link.download = "granujas-" + gameId + ".json";
+      link.download = (current && current.kind === "bang-dice" ? "bang-dice-" : "granujas-") + gameId + ".json";
       document.body.appendChild(link);
       link.click();
       link.remove();

@@ -5,7 +5,29 @@
   let options = null;
   const seats = document.getElementById("seats");
   const players = document.getElementById("players");
+  const gameSelect = document.getElementById("game");
   const links = document.getElementById("links");
+
+  // the chosen game's entry of the options: its players, its bots
+  function chosen() {
+    return options.games.find(function (g) { return g.name === gameSelect.value; });
+  }
+
+  // the player counts of the chosen game, and its own settings shown or hidden
+  function gameRows() {
+    const game = chosen();
+    const before = Number(players.value);
+    players.replaceChildren();
+    for (let n = game.players[0]; n <= game.players[1]; n++) {
+      const option = G.add(players, "option", "", n);
+      option.value = String(n);
+    }
+    const keep = before >= game.players[0] && before <= game.players[1];
+    players.value = String(keep ? before : game.default_players);
+    document.getElementById("granujas-options").hidden = game.name !== "granujas";
+    seats.replaceChildren();  // another game's bots
+    seatRows();
+  }
 
   function seatRows() {
     const n = Number(players.value);
@@ -15,11 +37,11 @@
       const label = G.add(seats, "label", "seat", "p" + i + " ");
       const select = G.add(label, "select");
       select.id = "seat-" + i;
-      for (const name of options.seats) {
+      for (const name of chosen().seats) {
         const option = G.add(select, "option", "", name);
         option.value = name;
       }
-      select.value = previous[i] || (i === 0 ? options.human : "heuristic");
+      select.value = previous[i] || (i === 0 ? options.human : chosen().default_bot);
       select.addEventListener("change", seedRule);
     }
     seedRule();
@@ -51,11 +73,15 @@
     const seed = document.getElementById("seed").value;
     const body = {
       seats: Array.from(seats.querySelectorAll("select")).map(function (s) { return s.value; }),
-      length: document.getElementById("length").value,
       seed: seed === "" ? null : Number(seed),
-      strategy_cards: document.getElementById("strategy").checked,
       public: document.getElementById("public").checked,
     };
+    if (gameSelect.value === "granujas") {
+      body.length = document.getElementById("length").value;
+      body.strategy_cards = document.getElementById("strategy").checked;
+    } else {
+      body.game = gameSelect.value;
+    }
     try {
       const game = await G.api("POST", "/api/games", body);
       const humans = game.seats.filter(function (s) { return s.human; });
@@ -80,11 +106,18 @@
   });
 
   players.addEventListener("change", seatRows);
+  gameSelect.addEventListener("change", gameRows);
 
   (async function () {
     try {
       options = await G.api("GET", "/api/options");
-      seatRows();
+      gameSelect.replaceChildren();
+      for (const game of options.games) {
+        const option = G.add(gameSelect, "option", "", game.title + " (" + game.players[0] + "-" + game.players[1] + " players)");
+        option.value = game.name;
+      }
+      gameSelect.value = "granujas";
+      gameRows();
       const list = document.getElementById("records");
       for (const name of (await G.api("GET", "/api/records")).records) {
         const button = G.add(G.add(list, "li"), "button", "record", name);

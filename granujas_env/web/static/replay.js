@@ -20,8 +20,13 @@
         "?view=" + encodeURIComponent(viewSelect.value));
       if (loading !== wanted) return;  // a later click already asked for another step
       step = k;
-      G.renderTable(table, s);
-      G.renderEvents(events, s.events);
+      if (s.kind === "bang-dice") {
+        G.renderBang(table, s);
+        G.renderBangEvents(events, s.events);
+      } else {
+        G.renderTable(table, s);
+        G.renderEvents(events, s.events);
+      }
       document.getElementById("step").textContent = String(step);
       document.getElementById("action").textContent = s.last_action ? "last: " + s.last_action : "start of the game";
       document.getElementById("status").textContent = "replay, step " + step + " of " + steps;
@@ -45,6 +50,10 @@
     if (!replayId) throw new Error("This page needs a replay: open a record on the home page.");
     const first = await G.api("GET", "/api/replays/" + encodeURIComponent(replayId) + "/steps/0");
     steps = first.steps;
+    if (first.kind === "bang-dice") {
+      document.title = BANG.TITLE + ": replay";
+      document.querySelector("header h1 a").textContent = BANG.TITLE;
+    }
     document.getElementById("seed").textContent = "seed " + first.seed + " (" + first.seed_source + ")";
     document.getElementById("steps").textContent = String(steps);
     slider.max = String(steps);
