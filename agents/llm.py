@@ -61,20 +61,23 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, legal_actions
-from granujas_env.text import (
-    RULES_SUMMARY,
-    Narrator,
-    legal_action_menu,
-    parse_action,
-    text_observation,
-)
-from granujas_env.view import SeatView
+from granujas_env.core.textio import menu_names, parse_action, text_for
+from granujas_env.text import RULES_SUMMARY
 
-__all__ = ["HISTORY_MODES", "LLMAgent", "SYSTEM_PROMPT", "LLMRequestError"]
+__all__ = ["ANSWER_FORMAT", "HISTORY_MODES", "LLMAgent", "SYSTEM_PROMPT", "LLMRequestError",
+           "system_prompt"]
 
-SYSTEM_PROMPT = RULES_SUMMARY + " Answer with exactly one line: Action: <id>"
+ANSWER_FORMAT = " Answer with exactly one line: Action: <id>"
+#: the system message of a granujas game (:func:`system_prompt` gives every game's)
+SYSTEM_PROMPT = RULES_SUMMARY + ANSWER_FORMAT
 HISTORY_MODES = ("recent", "full", "conversation")
 COUNTERS = ("decisions", "calls", "answers", "invalid_answers", "errors", "fallbacks")
+
+
+def system_prompt(view: object) -> str:
+    """The system message for the game whose seat view ``view`` is: its rules summary and the
+    answer format."""
+    return text_for(view).rules_summary + ANSWER_FORMAT
 
 
 class LLMRequestError(RuntimeError):
@@ -96,7 +99,7 @@ class LLMAgent(Agent):
         max_reply_bytes: the largest reply body read; a longer one is a failed request.
         history: ``"recent"``, ``"full"`` or ``"conversation"`` (see the module docstring).
         temperature, max_tokens: sent with each request (``max_tokens`` only if given).
-        system_prompt: replaces :data:`SYSTEM_PROMPT`.
+        system_prompt: replaces the game's system message (:func:`system_prompt`).
         seed: sent with each request (some servers sample with it); ``reset(seed)`` changes it.
     """
 
@@ -117,7 +120,7 @@ class LLMAgent(Agent):
         history: str = "recent",
         temperature: float = 0.0,
         max_tokens: int | None = None,
-        system_prompt: str = SYSTEM_PROMPT,
+        system_prompt: str | None = None,
         seed: int | None = None,
     ) -> None:
         url = url or os.environ.get("GRANUJAS_LLM_URL")
@@ -162,7 +165,7 @@ class LLMAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         """A new game: events are narrated from its start again, the conversation starts anew.
         The counters keep counting."""
-        self.narrator: Narrator | None = None
+        self.narrator: Any = None
         self.log: list[str] = []  # every narrated line of this game
         self.sent = 0  # lines of the log already sent
         self.messages: list[dict[str, str]] = []  # the conversation (history="conversation")
@@ -177,19 +180,18 @@ class LLMAgent(Agent):
         """Invalid answers over real answers (None before the first answer)."""
         return self.invalid_answers / self.answers if self.answers else None
 
-    def observe(self, view: SeatView) -> None:
+    def observe(self, view: object, *, every_action: bool = True) -> None:
         """Narrate what happened since the last call; call it after every action of the game
         for the finest causes (public events only)."""
-        if self.narrator is None or len(view.history) < self.narrator.seen:
-            self.reset(self.seed)
-            self.narrator = Narrator(view.catalog, view.rules, every_action=True)
+        text = text_for(view)
+        if self.narrator is None or len(text.history(view)) < self.narrator.seen:
+            self.reset(self.seed)  # a new game without reset(): narrate it from its start
+            self.narrator = text.narrator(view, every_action=every_action)
         self.log += self.narrator.update(view)
 
-    def _events(self, view: SeatView) -> str:
-        if self.narrator is None or len(view.history) < self.narrator.seen:
-            self.reset(self.seed)  # a new game without reset(): narrate it from its start
-            self.narrator = Narrator(view.catalog, view.rules, every_action=False)
-        self.log += self.narrator.update(view)
+    def _events(self, view: object) -> str:
+        # not observed after every action: the changes in between are summed
+        self.observe(view, every_action=False)
         lines = self.log if self.history == "full" else self.log[self.sent:]
         self.sent = len(self.log)
         return "\n".join(lines)
@@ -197,22 +199,24 @@ class LLMAgent(Agent):
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         """Ask the model until it names a legal action, the retry budget is spent or the
         decision's deadline passes."""
-        if not isinstance(view, SeatView):
-            raise ValueError("LLMAgent needs the seat's view: act(observation, "
-                             "view=env.seat_view(agent))")
+        try:
+            text = text_for(view)
+        except TypeError as exc:
+            raise ValueError(f"LLMAgent needs the seat's view: act(observation, "
+                             f"view=env.seat_view(agent)) ({exc})") from None
         end = time.monotonic() + self.deadline
         legal = [int(a) for a in legal_actions(observation)]
-        menu = legal_action_menu(view)
-        names = {item.id: (item.name, item.meaning) for item in menu}
+        names = menu_names(text.menu(view))
         self.decisions += 1
-        prompt = {"role": "user", "content": text_observation(view, events=self._events(view))}
+        prompt = {"role": "user", "content": text.observation(view, events=self._events(view))}
+        system = self.system_prompt if self.system_prompt is not None else system_prompt(view)
         if self.history == "conversation":
             if not self.messages:
-                self.messages.append({"role": "system", "content": self.system_prompt})
+                self.messages.append({"role": "system", "content": system})
             self.messages.append(prompt)
             messages = self.messages
         else:
-            messages = [{"role": "system", "content": self.system_prompt}, prompt]
+            messages = [{"role": "system", "content": system}, prompt]
         for attempt in range(1 + self.retries):
             left = end - time.monotonic()
             if left <= 0:
@@ -227,7 +231,7 @@ class LLMAgent(Agent):
                 continue
             self.answers += 1
             try:
-                action = parse_action(answer, legal, names)
+                action = parse_action(answer, legal, names, yes_no=text.yes_no)
             except ValueError as exc:
                 self.invalid_answers += 1
                 messages += [

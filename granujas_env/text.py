@@ -23,22 +23,25 @@ score by source.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from .core.textio import MenuItem, menu_text
+from .core.textio import parse_action as _parse_action
 from .docs import _effect_words
 from .engine import actions as A
 from .engine.data import Catalog
 from .engine.game import DECISION_KINDS, Game
 from .engine.vocabulary import REQUIREMENTS
-from .render import SLOT_NAMES
+from .render import SLOT_NAMES, render_text
 from .view import GranujaView, PlayerView, SeatView, seat_view
 
 __all__ = [
+    "ANSWER_HELP",
     "PROMPTS",
     "RULES_SUMMARY",
+    "TEXT",
+    "GranujasText",
     "MenuItem",
     "Narrator",
     "describe_action",
@@ -49,6 +52,7 @@ __all__ = [
     "legal_action_menu",
     "menu_text",
     "narrate",
+    "order_matters",
     "parse_action",
     "render_view",
     "resolve_view",
@@ -67,14 +71,6 @@ RULES_SUMMARY = (
     "value, reputation and Granujas. You see only what your seat may know. At each of your "
     "decisions you get the table and the legal actions, one a line: id) name meaning."
 )
-
-
-class MenuItem(NamedTuple):
-    """One legal action: its env id, its short name (``actions.describe``) and its meaning."""
-
-    id: int
-    name: str
-    meaning: str
 
 
 # ------------------------------------------------------------------------------------ sources
@@ -900,11 +896,6 @@ def _menu(view: SeatView) -> list[MenuItem]:
     return [MenuItem(a, A.describe(a), _describe(view, a)) for a in view.legal_actions]
 
 
-def menu_text(menu: Iterable[MenuItem]) -> str:
-    """The menu as lines ``  id) name  meaning`` (the id is what an answer gives)."""
-    return "\n".join(f"{item.id:>4}) {item.name:<22} {item.meaning}" for item in menu)
-
-
 #: Each decision kind as a question in plain words ({card}: the current player's card).
 PROMPTS: dict[str, str] = {
     "start_ability": "Start of your turn: use a start-of-turn Granuja or Strategy card, or go on "
@@ -1018,142 +1009,86 @@ def text_observation(source: Any, seat: int | None = None, *, since: int | None 
     return "\n\n".join(parts)
 
 
-# ------------------------------------------------------------------------------------ answers
-_ID = re.compile(r"^#?\s*(-?\d+)\s*(?:[.):\-]\s*(.*))?$", re.S)  # 12, #12, 12), 12) copied line
-# Action: ..., action id = ... (each label's answer runs to its line's end)
-_LABEL_ALL = re.compile(r"\baction(?:\s*id)?\s*[:=]\s*(.*)", re.I)
-_LABELLED_ID = re.compile(r"\baction(?:\s*id)?\s+#?(-?\d+)\b", re.I)  # "I take action 12"
-_WRAPPERS = "[](){}<>\"'`*. \n\t"
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w$+-]+", " ", text.lower()).split())
-
-
-def _json_actions(text: str) -> list[object]:
-    """The ``action`` (or ``id``, ``action_id``) of every JSON object in ``text`` that has one."""
-    decoder = json.JSONDecoder()
-    found = []
-    start = text.find("{")
-    while start >= 0:
-        try:
-            obj, end = decoder.raw_decode(text[start:])
-        except ValueError:
-            obj, end = None, 1
-        if isinstance(obj, dict):
-            key = next((k for k in ("action", "id", "action_id") if k in obj), None)
-            if key is not None:
-                found.append(obj[key])
-        start = text.find("{", start + max(end, 1))
-    return found
-
-
-#: One-word answers for the two halves of a yes/no decision (exact answers only).
-YES_WORDS = frozenset({"yes", "y", "confirm", "challenge", "use", "shuffle"})
-NO_WORDS = frozenset({"no", "n", "pass", "skip", "decline"})
-ECHO_LIMIT = 80  # characters of a wrong answer quoted back in an error message
-
-
-def _quote(text: str) -> str:
-    """A wrong answer as quoted in an error: its first ``ECHO_LIMIT`` characters."""
-    if len(text) <= ECHO_LIMIT:
-        return repr(text)
-    return repr(text[:ECHO_LIMIT]) + f"… ({len(text)} characters)"
-
-
-def _labelled_answers(text: str) -> list[str]:
-    """The answer after every ``Action:`` label of ``text`` (each up to its line's end)."""
-    return [m.group(1).strip().splitlines()[0].strip(_WRAPPERS)
-            for m in _LABEL_ALL.finditer(text) if m.group(1).strip()]
-
-
 def parse_action(text: object, legal: Sequence[int],
                  names: Mapping[int, str | Sequence[str]] | None = None) -> int:
-    """The legal action id meant by a free-text answer.
-
-    Read, in this order: a JSON object ``{"action": 12}`` (or ``"id"``); the text after an
-    ``Action:`` label; a bare id (``12``, ``#12``, ``[12]``, ``12)``, or a copied menu line
-    ``12  slot:5 ...``); a yes/no word when the decision is yes or no (``yes``, ``challenge``,
-    ``use`` -> confirm; ``no``, ``pass``, ``skip`` -> pass); an action name (``slot:5``,
-    ``slot 5``) or a menu meaning given in full; words that begin exactly one legal item's name
-    or meaning (``challenge`` is the challenge, not "do not challenge ..."); words inside exactly
-    one meaning; words that are part of exactly one item; ``action 12`` inside a sentence. ``names`` maps each legal id to its name
-    and/or meaning (one string or several; default: the action names).
-
-    Contradictions are invalid: two ``Action:`` labels (or JSON objects) that name different
-    answers raise, whatever the first one says. Raises ``ValueError`` naming the answer (cut to
-    ``ECHO_LIMIT`` characters) and the legal options."""
-    options = {int(a): _texts(int(a), names) for a in legal}
-    if not options:
-        raise ValueError("no legal action to choose from")
-    if not isinstance(text, str):
-        raise ValueError(f"the answer must be text, got {type(text).__name__}; "
-                         f"{_options_text(options)}")
-    answer = text.strip()
-    found = _json_actions(answer)
-    if len({repr(f) for f in found}) > 1:
-        raise ValueError(f"{_quote(text)} names several actions ({', '.join(map(repr, found))}): "
-                         f"answer with one; {_options_text(options)}")
-    if found and isinstance(found[0], int) and not isinstance(found[0], bool):
-        return _legal_id(found[0], options, text)
-    if found and isinstance(found[0], str):
-        answer = found[0].strip()
-    labels = _labelled_answers(answer)
-    if len({_norm(label) for label in labels}) > 1:
-        raise ValueError(f"{_quote(text)} gives several answers ({', '.join(labels)}): answer "
-                         f"with one line Action: <id>; {_options_text(options)}")
-    if labels:
-        answer = labels[0]
-    answer = answer.strip(_WRAPPERS)
-    if not answer:
-        raise ValueError(f"empty answer; {_options_text(options)}")
-    number = _ID.match(answer)
-    if number:
-        return _legal_id(int(number.group(1)), options, text)
-    first, _, rest = answer.partition(" ")
-    if first.isdigit() and int(first) in options:  # "12 slot:5 play the 4 ...": a copied line
-        if f" {_norm(rest)} " in f" {_norm(' '.join(options[int(first)]))} ":
-            return int(first)
-    word = _norm(answer)
-    if set(options) == {A.PASS, A.CONFIRM} and word in YES_WORDS | NO_WORDS:
-        return A.CONFIRM if word in YES_WORDS else A.PASS
-    if word in NO_WORDS and A.PASS in options:
-        return A.PASS
-    wanted = f" {word} "
-    normed = {a: [f" {_norm(t)} " for t in texts if _norm(t)] for a, texts in options.items()}
-    for matches in (
-        [a for a, texts in normed.items() if wanted in texts],  # a name or meaning in full
-        [a for a, texts in normed.items() if any(t.startswith(wanted) for t in texts)],
-        # words inside one meaning (the plain words a person reads; "Finca 2" is the meaning's
-        # place, not the name "board_safe:Finca/2" of the next position)
-        [a for a, texts in normed.items() if any(wanted in t for t in texts[1:])],
-        [a for a, texts in normed.items() if any(wanted in t or t in wanted for t in texts)],
-    ):
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            raise ValueError(f"{_quote(text)} matches several actions "
-                             f"({', '.join(map(str, matches))}): answer with one id; "
-                             f"{_options_text(options)}")
-    labelled = _LABELLED_ID.search(text)
-    if labelled:
-        return _legal_id(int(labelled.group(1)), options, text)
-    raise ValueError(f"{_quote(text)} is not a legal action; {_options_text(options)}")
+    """The legal action id meant by a free-text answer (:func:`granujas_env.core.textio.
+    parse_action` with granujas' words: ``yes``/``challenge``/``use`` confirm, ``no``/``pass``/
+    ``skip`` pass; ``names`` default to the action names such as ``slot:5``)."""
+    return _parse_action(text, legal, names, yes_no=(A.CONFIRM, A.PASS), describe=A.describe)
 
 
-def _texts(action: int, names: Mapping[int, str | Sequence[str]] | None) -> tuple[str, ...]:
-    given = None if names is None else names.get(action)
-    if given is None:
-        return (A.describe(action),)
-    return (given,) if isinstance(given, str) else tuple(given)
+# ------------------------------------------------------------------------------------ the game
+ANSWER_HELP = (
+    "Answer with the id before ')' (e.g. 13), the action name (e.g. slot:5) or words that begin "
+    "one line of the menu (e.g. 'slot 5', 'challenge'); 'yes'/'no' answer a yes-or-no question "
+    "('no' and 'pass' pass). Saloon spaces are S1-S3, never plain numbers. '?' shows the menu "
+    "again, 'table' the whole screen, 'quit' leaves the game."
+)
 
 
-def _legal_id(action: int, options: Mapping[int, tuple[str, ...]], text: str) -> int:
-    if action in options:
-        return action
-    raise ValueError(f"{_quote(text)}: {action} is not a legal action id now; "
-                     f"{_options_text(options)}")
+def order_matters(view: SeatView) -> bool:
+    """Whether the order of the seat's sheet can change anything: only Granujas with a
+    response arrow care about their neighbours, and only with two Granujas or more."""
+    sheet = [g for g in view.players[view.seat].sheet if g is not None]
+    return len(sheet) >= 2 and any(g.arrows for g in sheet)
 
 
-def _options_text(options: Mapping[int, tuple[str, ...]]) -> str:
-    return "legal options: " + "; ".join(f"{a} ({' - '.join(t)})" for a, t in options.items())
+class GranujasText:
+    """3000 Granujas for the text tools (:class:`granujas_env.core.textio.TextGame`)."""
+
+    name = "granujas"
+    title = "3000 Granujas"
+    view_type = SeatView
+    rules_summary = RULES_SUMMARY
+    answer_help = ANSWER_HELP
+    yes_no = (A.CONFIRM, A.PASS)
+
+    def seat_view(self, game: Game, seat: int) -> SeatView:
+        return seat_view(game, seat)
+
+    def history(self, view: SeatView) -> Sequence[tuple]:
+        return view.history
+
+    def narrator(self, view: SeatView, *, every_action: bool = True) -> Narrator:
+        return Narrator(view.catalog, view.rules, every_action=every_action)
+
+    def menu(self, view: SeatView) -> list[MenuItem]:
+        return _menu(view)
+
+    def observation(self, view: SeatView, *, events: str | None = None, menu: bool = True) -> str:
+        return text_observation(view, events=events, menu=menu)
+
+    def result(self, view: SeatView) -> str:
+        return decision_text(view)
+
+    def automatic(self, view: SeatView, legal: Sequence[int], *, auto_pass: bool = False
+                  ) -> tuple[int, str] | None:
+        """One legal action; a challenge window with ``auto_pass``; rearranging a sheet whose
+        order changes nothing (:func:`order_matters`)."""
+        if len(legal) == 1:
+            return legal[0], "the only legal choice, played for you"
+        if auto_pass and view.decision == "challenge":
+            return A.PASS, "challenge windows pass automatically (--auto-pass)"
+        if view.decision == "rearrange" and A.PASS in legal and not order_matters(view):
+            alone = sum(g is not None for g in view.players[view.seat].sheet) < 2
+            why = ("one Granuja on your sheet" if alone
+                   else "no Granuja on your sheet answers a neighbour")
+            return A.PASS, f"{why}, so the order changes nothing; played for you"
+        return None
+
+    def headline(self, game: Game) -> str:
+        return f"{self.title}, {game.num_players} players, {game.config.game_length} game"
+
+    def opening(self, game: Game) -> list[str]:
+        return [f"\n--- day 1 begins; p{game.first_player} plays first ---"]
+
+    def final_table(self, game: Game) -> str:
+        return render_text(game)
+
+    def outcome_text(self, game: Game) -> str:
+        scores = ", ".join(f"p{s}: {v}" for s, v in enumerate(game.scores or ()))
+        return f"p{game.winner} wins; tech scores {scores}"
+
+
+#: the text interface of 3000 Granujas (granujas_env.core.textio.TEXT_GAMES)
+TEXT = GranujasText()
