@@ -442,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds must be at least 1")
     if args.players is None:
         args.players = DEFAULT_PLAYERS.get(args.game, min(games.get(args.game).players))
-    if args.length is None:
+    if args.length is None and args.game == "granujas":
         args.length = "short"
     try:
         args.only = _only(args.only, args.game)
