@@ -70,18 +70,27 @@ def seat_names(players: int | None, agent_list: str | None, human: int | None,
     names = agent_list.split(",") if agent_list else None
     if any(not name.strip() for name in names or ()):
         raise ValueError(f"--agents has an empty name: {agent_list!r}")
+    seats = _seats(players, names, human, default_n, granujas, spec.tools["default_bot"])
+    if len(seats) not in spec.players:
+        raise ValueError(f"{game} is played by {_players_words(spec.players)} players; "
+                         f"--agents{' and --human' * (human is not None)} name {len(seats)} seats")
+    return seats
+
+
+def _seats(players: int | None, names: list[str] | None, human: int | None, default_n: int,
+           granujas: bool, default_bot: str) -> list[str]:
     if human is None:
         if names is None:
             if granujas:
                 return DEFAULT_AGENTS.split(",")[: default_n if players is None else players]
-            names = [spec.tools["default_bot"]]
+            names = [default_bot]
         n = players if players is not None else (len(names) if len(names) > 1 else default_n)
         if len(names) == 1:
             names = names * n
         if len(names) != n:
             raise ValueError(f"--agents needs 1 or {n} names (one per seat), got {len(names)}")
         return names
-    names = names or [HUMAN_OPPONENT if granujas else spec.tools["default_bot"]]
+    names = names or [HUMAN_OPPONENT if granujas else default_bot]
     n = players if players is not None else (len(names) + 1 if len(names) > 1 else default_n)
     if len(names) == 1:
         names = names * (n - 1)
