@@ -195,11 +195,12 @@ def result_text(view: BangView) -> str:
     """The end as the seat sees it: the winning side, every role revealed, whether it won."""
     winners = view.winners or ()
     roles = ", ".join(_player(view, p.seat) for p in view.players)
-    side = (f"the {view.players[winners[0]].role}" if view.three_player_target >= 0
-            else SIDES[view.players[winners[0]].role or ""])
+    role = view.players[winners[0]].role or ""
+    alone = view.three_player_target >= 0 or role == RENEGADE
+    side = f"the {role.capitalize()}" if view.three_player_target >= 0 else SIDES[role]
     verdict = "you win" if view.seat in winners else "you lose"
-    return (f"The game is over: {side} win ({', '.join(f'p{s}' for s in winners)}); {verdict}. "
-            f"Roles: {roles}.")
+    return (f"The game is over: {side} win{'s' * alone} ({', '.join(f'p{s}' for s in winners)}); "
+            f"{verdict}. Roles: {roles}.")
 
 
 def _describe(view: BangView, action: int) -> tuple[str, str]:
@@ -250,6 +251,8 @@ def text_observation(view: BangView, *, events: str | None = None, menu_shown: b
     parts += [render_view(view), decision_text(view)]
     if menu_shown and view.acting:
         parts.append("Legal actions (id, name, meaning):\n" + menu_text(menu(view)))
+        if view.decision == "reroll":  # the long menu pushes the dice off a terminal's screen
+            parts.append(f"{_dice_line(view)} Answer e.g. 'keep all' or 'reroll 2 4'.")
     return "\n\n".join(parts)
 
 
