@@ -31,8 +31,9 @@ FACE_TEXT: dict[str, str] = {
     "arrow": "take an arrow from the pile at once (the last one sets off the Indians: each "
              "player loses a life point per arrow he holds, then all arrows go back)",
     "dynamite": "cannot be rerolled; three or more end your rolling and cost you a life point",
-    "1": "bull's-eye 1: a player next to you (one seat away) loses a life point",
-    "2": "bull's-eye 2: a player two seats away loses a life point",
+    "1": "a player next to you (one seat away) loses a life point",
+    "2": "a player two seats away loses a life point (with 2 or 3 players in play: next to "
+         "you)",
     "beer": "a player of your choice (you too) gains a life point, up to his maximum",
     "gatling": "three of them fire the Gatling: every other player loses a life point and you "
                "give your arrows back",

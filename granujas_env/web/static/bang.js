@@ -201,13 +201,21 @@ G.renderBangMenu = function (menu, s) {
 G.renderBangHelp = function (help) {
   const box = document.getElementById("bang-help-body");
   if (!box || box.childElementCount) return;
-  G.add(box, "p", "", "Goal: your role's (below). On your turn roll the five dice, then up to two more times roll any of them again (dynamite stays). Then the dice act: three dynamite cost you a life point, each 1 and 2 hits a player at that distance, each beer heals a player, three Gatlings hit everyone else. Arrows are taken as they are rolled; the last one of the pile sets off the Indians. At 0 life a player is out and shows his role.");
+  G.add(box, "p", "", "Each role wins its own way (Roles, below). On your turn roll the five dice, then up to two more times roll any of them again (dynamite stays). Then the dice act: three dynamite cost you a life point, each 1 and 2 hits a player at that distance, each beer heals a player, three Gatlings hit everyone else. Arrows are taken as they are rolled; the last one of the pile sets off the Indians. At 0 life a player is out and shows his role.");
   G.add(box, "h3", "", "Dice faces");
   const faces = G.add(box, "ul", "small");
-  for (const f of help.faces) G.add(faces, "li", "", BANG.FACE_ICON[f.face] + " " + f.face + ": " + f.text);
+  for (const f of help.faces) {
+    const li = G.add(faces, "li");
+    G.add(li, "b", "", BANG.FACE_ICON[f.face] + " " + BANG.FACE_LABEL[f.face] + ": ");
+    li.appendChild(document.createTextNode(f.text));
+  }
   G.add(box, "h3", "", "Roles");
   const roles = G.add(box, "ul", "small");
-  for (const r of help.roles) G.add(roles, "li", "", BANG.ROLE_ICON[r.role] + " " + r.role + ": " + r.text);
+  for (const r of help.roles) {
+    const li = G.add(roles, "li");
+    G.add(li, "b", "", BANG.ROLE_ICON[r.role] + " " + r.role + ": ");
+    li.appendChild(document.createTextNode(r.text));
+  }
   G.add(box, "h3", "", "Characters");
   const chars = G.add(box, "ul", "small characters");
   for (const c of help.characters) {

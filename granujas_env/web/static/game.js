@@ -51,6 +51,7 @@
     autoPass.checked = s.auto_pass;
     document.getElementById("auto-pass-label").hidden = s.game_over || bang;
     menu.replaceChildren();
+    menu.classList.toggle("bang", bang);
     if (bang && s.acting && s.decision.kind === "reroll") G.renderBangMenu(menu, s);
     else {
       for (const item of s.menu) {

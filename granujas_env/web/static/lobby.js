@@ -16,14 +16,12 @@
   // the player counts of the chosen game, and its own settings shown or hidden
   function gameRows() {
     const game = chosen();
-    const before = Number(players.value);
     players.replaceChildren();
     for (let n = game.players[0]; n <= game.players[1]; n++) {
       const option = G.add(players, "option", "", n);
       option.value = String(n);
     }
-    const keep = before >= game.players[0] && before <= game.players[1];
-    players.value = String(keep ? before : game.default_players);
+    players.value = String(game.default_players);
     document.getElementById("granujas-options").hidden = game.name !== "granujas";
     seats.replaceChildren();  // another game's bots
     seatRows();
