@@ -13,59 +13,31 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_helpers import check_exception_failure, check_step_bound_failure, edit, random_actions
 
 import granujas_env.bang_dice.engine.game as bang_game_module
 from granujas_env import fuzz
+from granujas_env import record as records
 from granujas_env.bang_dice.engine import SHERIFF, BangConfig, BangGame
 from granujas_env.bang_dice.engine import actions as BA
 from granujas_env.bang_dice.invariants import check_invariants
 from granujas_env.invariants import InvariantError
-from granujas_env.record import (
-    RECORD_GAMES,
-    RecordError,
-    load,
-    loads,
-    main,
-    record_game,
-    replay,
-    resume,
-    show,
-    start,
-)
+from granujas_env.record import RECORD_GAMES, RecordError, load, record_game
 
 BANG = RECORD_GAMES["bang-dice"]
 
 
-def random_game(config: BangConfig, seed: int, policy_seed: int) -> tuple[list[int], BangGame, list[str]]:
-    """A random legal game: its actions, the final game and the digest after every step."""
-    game = BangGame(config, seed)
-    rng = random.Random(policy_seed)
-    actions, digests = [], []
-    while not game.game_over:
-        actions.append(rng.choice(game.legal_actions()))
-        game.apply(actions[-1])
-        digests.append(BANG.digest(game))
-    return actions, game, digests
-
-
 @pytest.fixture(scope="module")
 def finished() -> tuple[BangConfig, int, list[int], BangGame, list[str]]:
-    config = BangConfig(5)
-    actions, game, digests = random_game(config, 3, 3)
-    return config, 3, actions, game, digests
+    game = BangGame(BangConfig(5), 3)
+    actions, digests = random_actions(game, 3, BANG.digest)
+    return game.config, 3, actions, game, digests
 
 
 @pytest.fixture
 def saved(tmp_path: Path, finished) -> Path:
     config, seed, actions, _, _ = finished
     return record_game(config, seed, actions, snapshot=True).save(tmp_path / "bang.json")
-
-
-def edit(path: Path, change) -> Path:
-    raw = json.loads(path.read_text())
-    change(raw)
-    path.write_text(json.dumps(raw))
-    return path
 
 
 # ------------------------------------------------------------------------------ fuzz
@@ -126,7 +98,7 @@ def test_planted_invariant_failure_is_saved_and_reproduces(tmp_path: Path, capsy
     assert record.game == "bang-dice" and record.config == BangConfig(4)
     assert record.failure["kind"] == "invariant" and "planted" in record.failure["message"]
     assert record.failure["step"] == len(record.steps) and record.snapshot is not None
-    assert resume(record).turn_number == 3
+    assert records.resume(record).turn_number == 3
     again = fuzz.reproduce(record)
     assert again is not None and (again.kind, again.step, again.message) == (
         record.failure["kind"], record.failure["step"], record.failure["message"])
@@ -139,15 +111,8 @@ def test_planted_invariant_failure_is_saved_and_reproduces(tmp_path: Path, capsy
 
 
 def test_step_bound_failure(tmp_path: Path, capsys) -> None:
-    rc = fuzz.main(["--game", "bang-dice", "--games", "1", "--players", "6", "--max-steps", "7",
-                    "--out", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert rc == 1 and "step_bound after step 7: the game did not end within 7 steps (turn" in out
-    (path,) = tmp_path.glob("*.json")
-    record = load(path)
-    assert len(record.steps) == 7 and record.failure["kind"] == "step_bound"
-    failure = fuzz.reproduce(record)
-    assert failure is not None and (failure.kind, failure.step) == ("step_bound", 7)
+    out = check_step_bound_failure(["--game", "bang-dice", "--players", "6"], 7, tmp_path, capsys)
+    assert "the game did not end within 7 steps (turn" in out
 
 
 def test_engine_exception_is_saved_and_reproduces(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -159,19 +124,8 @@ def test_engine_exception_is_saved_and_reproduces(tmp_path: Path, capsys, monkey
         real(game, frame, action)
 
     monkeypatch.setitem(bang_game_module._ANSWER, "shoot", broken_shoot)
-    rc = fuzz.main(["--game", "bang-dice", "--games", "1", "--players", "5", "--out", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert rc == 1 and "exception after step" in out and "planted engine bug" in out
-    (path,) = tmp_path.glob("*.json")
-    record = load(path)  # the last step must raise the recorded exception again
-    assert record.failure["exception"] == "RuntimeError" and record.final_digest is None
-    assert record.steps[-1].decision == "shoot"
-    failure = fuzz.reproduce(record)
-    assert failure is not None and failure.kind == "exception"
-    assert failure.step == record.failure["step"] == len(record.steps)
-    monkeypatch.setitem(bang_game_module._ANSWER, "shoot", real)
-    with pytest.raises(RecordError, match="replays without error"):
-        load(path)
+    check_exception_failure(["--game", "bang-dice", "--players", "5"], "shoot", tmp_path, capsys,
+                            fix=lambda: monkeypatch.setitem(bang_game_module._ANSWER, "shoot", real))
 
 
 # ------------------------------------------------------------------------------ records
@@ -183,9 +137,9 @@ def test_round_trip_and_replay_equality(tmp_path: Path, finished) -> None:
     assert loaded.game == "bang-dice" and loaded.config == config and loaded.seed == seed
     assert loaded.actions == actions and loaded.meta == {"note": "test"}
     assert loaded.final_digest == BANG.digest(game)
-    assert [BANG.digest(g) for g in replay(loaded)] == digests
-    assert BANG.digest(resume(loaded)) == BANG.digest(game)
-    assert resume(loaded).winners == game.winners
+    assert [BANG.digest(g) for g in records.replay(loaded)] == digests
+    assert BANG.digest(records.resume(loaded)) == BANG.digest(game)
+    assert records.resume(loaded).winners == game.winners
     assert loaded.to_json() == path.read_text()  # loading and saving again changes nothing
 
 
@@ -209,7 +163,8 @@ def test_snapshot_resumes_a_mid_game_record_that_continues(tmp_path: Path) -> No
         actions.append(rng.choice(game.legal_actions()))
         game.apply(actions[-1])
     assert not game.game_over
-    resumed = resume(load(record_game(config, 8, actions, snapshot=True).save(tmp_path / "m.json")))
+    path = record_game(config, 8, actions, snapshot=True).save(tmp_path / "m.json")
+    resumed = records.resume(load(path))
     while not game.game_over:
         action = rng.choice(game.legal_actions())
         game.apply(action)
@@ -219,7 +174,7 @@ def test_snapshot_resumes_a_mid_game_record_that_continues(tmp_path: Path) -> No
 
 def _other_legal(saved: Path) -> tuple[int, int]:
     record = load(saved)
-    game = start(record)
+    game = records.start(record)
     for i, step in enumerate(record.steps):
         others = [a for a in game.legal_actions() if a != step.action]
         if others and i > 3:
@@ -275,7 +230,7 @@ def test_unchecked_snapshot_is_checked_on_resume(saved: Path) -> None:
     raw = json.loads(saved.read_text())
     raw["snapshot"]["arrow_pile"] = 0
     with pytest.raises(RecordError, match=r"snapshot.arrow_pile: the record has 0"):
-        resume(loads(json.dumps(raw), check=False))
+        records.resume(records.loads(json.dumps(raw), check=False))
 
 
 def test_record_of_another_game_is_refused_by_name(saved: Path, tmp_path: Path) -> None:
@@ -285,19 +240,19 @@ def test_record_of_another_game_is_refused_by_name(saved: Path, tmp_path: Path) 
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         load(saved, game="chess")
     with pytest.raises(ValueError, match="bang-dice takes no rules or card catalog"):
-        start(load(saved), rules=object())  # type: ignore[arg-type]
+        records.start(load(saved), rules=object())  # type: ignore[arg-type]
 
 
 def test_check_and_show_commands(saved: Path, finished, capsys) -> None:
     config, seed, actions, game, _ = finished
-    assert main(["check", str(saved)]) == 0
+    assert records.main(["check", str(saved)]) == 0
     assert capsys.readouterr().out == (
         f"{saved}: ok ({len(actions)} steps, 5 players, seed {seed}, bang_dice_v0)\n")
-    assert main(["check", str(saved), "--game", "bang-dice"]) == 0
+    assert records.main(["check", str(saved), "--game", "bang-dice"]) == 0
     capsys.readouterr()
-    assert main(["check", str(saved), "--game", "granujas"]) == 2
+    assert records.main(["check", str(saved), "--game", "granujas"]) == 2
     assert "not of granujas" in capsys.readouterr().err
-    assert main(["show", str(saved)]) == 0
+    assert records.main(["show", str(saved)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"record: 5 players, seed {seed}, {len(actions)} steps\n")
     # the table at the start of every turn, then the final one
@@ -311,7 +266,7 @@ def test_check_and_show_commands(saved: Path, finished, capsys) -> None:
 def test_show_as_a_seat_shows_only_what_it_knows(saved: Path, finished) -> None:
     game = finished[3]
     seat = next(s for s in range(5) if game.roles[s] != SHERIFF)
-    first_table = list(show(load(saved), seat=seat))[1]
+    first_table = list(records.show(load(saved), seat=seat))[1]
     lines = first_table.splitlines()[1:6]
     for s, line in enumerate(lines):
         known = s == seat or game.roles[s] == SHERIFF
@@ -335,8 +290,7 @@ print(record_game(BangConfig(8), seed, actions, snapshot=True).final_digest)
 
 
 def _digest_in_process(seed: int) -> str:
-    actions, _, digests = random_game(BangConfig(8), seed, seed)
-    return digests[-1]
+    return random_actions(BangGame(BangConfig(8), seed), seed, BANG.digest)[1][-1]
 
 
 def test_a_seed_plays_the_same_full_game_in_other_processes() -> None:

@@ -6,12 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
+from record_helpers import check_exception_failure, check_step_bound_failure
 
 import granujas_env.engine.game as game_module
 from granujas_env import fuzz
 from granujas_env.engine import Game, GameConfig
 from granujas_env.invariants import InvariantError
-from granujas_env.record import RecordError, load
+from granujas_env.record import load
+
+GRANUJAS_2P = ["--players", "2", "--length", "short", "--strategy-cards", "off"]
 
 
 def test_clean_run_prints_the_summary(tmp_path: Path, capsys) -> None:
@@ -111,15 +114,7 @@ def test_forced_invariant_failure_is_saved_and_reproduces(tmp_path: Path, capsys
 
 
 def test_step_bound_failure(tmp_path: Path, capsys) -> None:
-    rc = fuzz.main(["--games", "1", "--players", "2", "--length", "short", "--strategy-cards",
-                    "off", "--max-steps", "30", "--out", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert rc == 1 and "step_bound after step 30" in out
-    (path,) = tmp_path.glob("*.json")
-    record = load(path)
-    assert len(record.steps) == 30 and record.failure["kind"] == "step_bound"
-    failure = fuzz.reproduce(record)
-    assert failure is not None and (failure.kind, failure.step) == ("step_bound", 30)
+    check_step_bound_failure(GRANUJAS_2P, 30, tmp_path, capsys)
 
 
 def test_engine_exception_is_saved_and_reproduces(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -131,19 +126,6 @@ def test_engine_exception_is_saved_and_reproduces(tmp_path: Path, capsys, monkey
         real(game, frame, action)
 
     monkeypatch.setitem(game_module._ANSWER, "hire", broken_hire)
-    rc = fuzz.main(["--games", "1", "--players", "2", "--length", "short", "--strategy-cards",
-                    "off", "--out", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert rc == 1 and "exception after step" in out and "planted engine bug" in out
-    (path,) = tmp_path.glob("*.json")
-    record = load(path)  # the last step must raise the recorded exception again
-    assert record.failure["kind"] == "exception" and record.failure["exception"] == "RuntimeError"
-    assert record.final_digest is None and "planted engine bug" in record.failure["traceback"]
-    assert record.steps[-1].decision == "hire"
-    failure = fuzz.reproduce(record)
-    assert failure is not None and failure.kind == "exception"
-    assert failure.step == record.failure["step"] == len(record.steps)
     # once the bug is gone the record no longer reproduces, and loading says so
-    monkeypatch.setitem(game_module._ANSWER, "hire", real)
-    with pytest.raises(RecordError, match="replays without error"):
-        load(path)
+    check_exception_failure(GRANUJAS_2P, "hire", tmp_path, capsys,
+                            fix=lambda: monkeypatch.setitem(game_module._ANSWER, "hire", real))

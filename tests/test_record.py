@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from record_helpers import edit, random_actions
 
 from granujas_env.engine import Game, GameConfig
 from granujas_env.engine import actions as A
@@ -29,41 +30,20 @@ from granujas_env.record import (
     start,
 )
 
-
-def random_actions(config: GameConfig, seed: int, policy_seed: int, limit: int | None = None):
-    """A random legal game: its actions, the final game and the digest after every step."""
-    game = Game(config, seed)
-    rng = random.Random(policy_seed)
-    actions, digests = [], []
-    while not game.game_over and (limit is None or len(actions) < limit):
-        action = rng.choice(game.legal_actions())
-        actions.append(action)
-        game.apply(action)
-        digests.append(digest(game))
-    return actions, game, digests
-
-
 CONFIGS = [GameConfig(2, "short"), GameConfig(3, "long", True), GameConfig(4, "short", True)]
 
 
 @pytest.fixture(scope="module")
 def finished() -> tuple[GameConfig, int, list[int], Game, list[str]]:
-    config = GameConfig(3, "short", True)
-    actions, game, digests = random_actions(config, 21, 5)
-    return config, 21, actions, game, digests
+    game = Game(GameConfig(3, "short", True), 21)
+    actions, digests = random_actions(game, 5, digest)
+    return game.config, 21, actions, game, digests
 
 
 @pytest.fixture
 def saved(tmp_path: Path, finished) -> Path:
     config, seed, actions, _, _ = finished
     return record_game(config, seed, actions, snapshot=True).save(tmp_path / "game.json")
-
-
-def edit(path: Path, change) -> Path:
-    raw = json.loads(path.read_text())
-    change(raw)
-    path.write_text(json.dumps(raw))
-    return path
 
 
 # ------------------------------------------------------------------------------ snapshots
@@ -195,7 +175,8 @@ def test_snapshot_resume_without_replay(saved: Path, finished) -> None:
 
 def test_mid_game_record_resumes_and_continues(tmp_path: Path) -> None:
     config = GameConfig(4, "long", True)
-    actions, game, _ = random_actions(config, 8, 8, limit=150)
+    game = Game(config, 8)
+    actions, _ = random_actions(game, 8, digest, limit=150)
     path = record_game(config, 8, actions, snapshot=True).save(tmp_path / "mid.json")
     resumed = resume(load(path))
     rng = random.Random(0)
