@@ -145,3 +145,11 @@ def test_role_ratings_count_every_seat():
         assert sum(row["games"] for row in by_role.values()) == summary["by_agent"][agent]["overall"]["games"]
     assert "heuristic" in summary["belief_accuracy"] and "random" not in summary["belief_accuracy"]
     assert "heuristic" in format_table(summary)
+
+
+def test_a_name_listed_twice_is_one_agent_in_a_mix():
+    assert seating(["heuristic", "random", "random"], 5, 0) == ["heuristic", "random", "random", "heuristic", "random"]
+    records = run_roles("bang-dice", ["heuristic", "random", "random"], 5, 3, seed=1)
+    summary = summarize(["heuristic", "random", "random"], records, "bang-dice")
+    assert list(summary["by_agent"]) == ["heuristic", "random"]
+    assert summary["by_agent"]["random"]["overall"]["games"] == 3 + 4 + 3  # random seats per game

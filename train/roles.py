@@ -2,8 +2,8 @@
 each role and overall, with Wilson intervals, and the beliefs' accuracy by turn.
 
 Agents take the seats in turn, shifted by one seat every game (seat ``s`` of game ``i`` plays
-``agents[(s + i) % len(agents)]``), and each game's deal gives the roles, so every agent plays
-every role at every seat. A seat wins when its side wins (eliminated seats included). Bots that
+``agents[(s + i) % len(agents)]``; list a name twice for a 2:1 mix), and each game's deal gives
+the roles, so every agent plays every role at every seat. A seat wins when its side wins (eliminated seats included). Bots that
 keep beliefs (a ``posterior(view)`` method) are asked, at the start of every turn, for the
 probability they put on the true role of every seat hidden from them; the prior (every
 unknown role equally likely) is reported beside it.
@@ -109,6 +109,7 @@ def summarize(agents: Sequence[str], records: Sequence[dict[str, Any]], game_nam
     """Win rates by agent and role (Wilson 95% intervals), the differences between the first two
     agents by role, and belief accuracy by agent and turn bucket."""
     stats = importlib.import_module(games.get(game_name).tools["stats"])
+    agents = list(dict.fromkeys(agents))  # a name listed twice (a 1:2 mix) is one agent
     tally: dict[str, dict[str, list[int]]] = {a: defaultdict(lambda: [0, 0]) for a in agents}
     accuracy: dict[str, dict[str, list[float]]] = {a: defaultdict(lambda: [0.0, 0.0, 0]) for a in agents}
     for record in records:
@@ -194,20 +195,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m train.roles", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="bang-dice", choices=[g for g in games.available() if g != "granujas"])
-    parser.add_argument("--agents", nargs="+", required=True, help="bot names of the game's registry")
+    parser.add_argument("--agents", nargs="+", required=True,
+                        help="bot names of the game's registry, by spaces or commas (heuristic,random)")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0, help="game i is dealt by seed + i")
     parser.add_argument("--json", metavar="FILE", help="write the summary (and the command) here")
     args = parser.parse_args(argv)
+    agents = [name for entry in args.agents for name in entry.split(",") if name]
     spec = games.get(args.game)
     if args.players not in spec.players:
         parser.error(f"--players must be in {spec.players.start}..{spec.players.stop - 1}")
     if args.games < 1:
         parser.error("--games must be at least 1")
     started = time.perf_counter()
-    records = run_roles(args.game, args.agents, args.players, args.games, args.seed)
-    summary = summarize(args.agents, records, args.game)
+    records = run_roles(args.game, agents, args.players, args.games, args.seed)
+    summary = summarize(agents, records, args.game)
     summary["elapsed_s"] = round(time.perf_counter() - started, 1)
     summary["command"] = "python -m train.roles " + " ".join(sys.argv[1:] if argv is None else argv)
     print(format_table(summary))
