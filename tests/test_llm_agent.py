@@ -16,8 +16,11 @@ import pytest
 
 import agents
 from agents.driver import play_game
-from agents.llm import SYSTEM_PROMPT, LLMAgent, LLMRequestError
-from granujas_env import text
+from agents.llm import ANSWER_FORMAT, SYSTEM_PROMPT, LLMAgent, LLMRequestError
+from granujas_env import play, text
+from granujas_env.bang_dice.engine.data import CHARACTERS
+from granujas_env.bang_dice.engine.game import BangGame
+from granujas_env.bang_dice.prompts import RULES_SUMMARY as BANG_RULES
 from granujas_env.engine import Game
 from granujas_env.engine.snapshot import digest
 from granujas_env.env import raw_env
@@ -498,3 +501,59 @@ def test_the_play_command_seats_a_language_model_and_narrates_every_action(
     assert len(prompts) > 20
     assert not any("since the last update" in p for p in prompts)  # fed after every action
     assert any("end of day: p" in p for p in prompts)
+
+
+# ------------------------------------------------------------------------------------ Bang!
+def _rows(prompt: str) -> dict[int, str]:
+    """Seat -> its row of the last table shown in ``prompt``."""
+    table = prompt[prompt.rindex("=== Bang! The Dice Game:"):]
+    return {int(m.group(1)): m.group(0) for m in re.finditer(r"^[ >] p(\d) \(.*$", table, re.M)}
+
+
+def test_a_language_model_plays_bang_and_no_prompt_holds_a_hidden_role(
+        server, monkeypatch, capsys) -> None:
+    """agents.make("llm") plays Bang! The Dice Game through the play command (its text is found
+    from the seat view); the stub records every prompt: in each, the role of every seat still
+    in play other than the model's own and the Sheriff's reads "role hidden"."""
+    script = Scripted()
+    url = server(script)
+    monkeypatch.setenv("GRANUJAS_LLM_URL", url)
+    monkeypatch.setenv("GRANUJAS_LLM_MODEL", "stub")
+    made = []
+
+    def spy(game: str, name: str, seed: int) -> object:
+        bot = real(game, name, seed)
+        made.append(bot)
+        return bot
+
+    real = play.make_seat_bot
+    monkeypatch.setattr(play, "make_seat_bot", spy)
+    assert play_main(["--game", "bang-dice", "--agents", "llm,heuristic,heuristic,heuristic,"
+                      "heuristic", "--seed", "5"]) == 0
+    assert "Winners: " in capsys.readouterr().out
+    model = made[0]
+    assert isinstance(model, LLMAgent)
+    bodies = [body for _, _, body in server.httpd.requests]
+    systems = {body["messages"][0]["content"] for body in bodies}
+    assert systems == {BANG_RULES + ANSWER_FORMAT}
+    assert BANG_RULES.startswith("You are playing Bang! The Dice Game")
+    prompts = [m["content"] for body in bodies for m in body["messages"][1:] if m["role"] == "user"]
+    game = BangGame(None, 5)  # the same deal
+    sheriff = game.sheriff
+    hidden_rows = 0
+    for prompt in prompts:
+        if "=== Bang! The Dice Game:" not in prompt:  # a retry's reason
+            continue
+        assert prompt.startswith(f"You are p0 ({CHARACTERS[game.characters[0]].name}) in a "
+                                 f"5-player game of Bang! The Dice Game. Your role: "
+                                 f"{game.roles[0].capitalize()}")
+        for seat, row in _rows(prompt).items():
+            if seat not in (0, sheriff) and "eliminated" not in row:
+                assert "role hidden" in row and game.roles[seat].capitalize() not in row, row
+                hidden_rows += 1
+    assert hidden_rows > 20
+    counters = model.counters()
+    assert counters["decisions"] == script.decision
+    assert counters["invalid_answers"] == script.served["garbage"] > 0
+    assert counters["errors"] == script.served["error"] > 0
+    assert counters["fallbacks"] == 0
