@@ -8,8 +8,11 @@ import json
 import logging
 import os
 import random
+from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 try:
     from starlette.testclient import TestClient
@@ -359,3 +362,90 @@ def test_an_uploaded_bang_record_replays():
     assert r.status_code == 201 and r.json()["names"] == ["a", "b", "c"]
     last = client.get(f"/api/replays/{r.json()['replay']}/steps/{len(actions)}?view=2").json()
     assert last["game_over"] and last["winners"] == sorted(game.winners)
+
+
+# ------------------------------------------------------------------------------ hardening
+class Clock:
+    """A hand-moved clock for the idle timer."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_cross_site_and_non_json_requests_cannot_create_or_act(client):
+    gid, tokens, web = _create(client, [HUMAN, "random", "random"])
+    before = (_state(web), len(web.actions))
+    h = {"X-Seat-Token": tokens[0]}
+    body = {"action": web.game.legal_actions()[0]}
+    for url, payload in (("/api/games", {"game": GAME, "seats": [HUMAN, "random", "random"]}),
+                         (f"/api/games/{gid}/actions", body)):
+        for headers, status in (({"Origin": "http://evil.example"}, 403),
+                                ({"Sec-Fetch-Site": "cross-site"}, 403)):
+            r = client.post(url, json=payload, headers={**h, **headers})
+            assert r.status_code == status, r.text
+        r = client.post(url, content=json.dumps(payload), headers={**h, "Content-Type": "text/plain"})
+        assert r.status_code == 415
+    assert list(client.app.state.games) == [gid] and (_state(web), len(web.actions)) == before
+
+
+def test_a_full_server_refuses_bang_games_and_idle_ones_expire(tmp_path):
+    clock = Clock()
+    client = TestClient(create_app(record_dir=tmp_path, max_games=1, idle_s=60, clock=clock,
+                                   rate=RateLimit(1000, 1.0)))
+    gid, tokens, _ = _create(client, [HUMAN, "heuristic", "random"])
+    r = client.post("/api/games", json={"game": GAME, "seats": [HUMAN, "random", "random"]})
+    assert r.status_code == 503 and "the server is full" in r.json()["error"]
+    clock.now += 59
+    assert client.get(f"/api/games/{gid}", headers={"X-Seat-Token": tokens[0]}).status_code == 200
+    clock.now += 61
+    assert client.get(f"/api/games/{gid}", headers={"X-Seat-Token": tokens[0]}).status_code == 404
+    _create(client, [HUMAN, "heuristic", "random"])
+
+
+def test_creation_is_rate_limited_for_bang_too(tmp_path):
+    client = TestClient(create_app(record_dir=tmp_path, rate=RateLimit(1, 60.0)))
+    _create(client, [HUMAN, "random", "random"])
+    r = client.post("/api/games", json={"game": GAME, "seats": [HUMAN, "random", "random"]})
+    assert r.status_code == 429 and "too many new games" in r.json()["error"]
+
+
+_FUZZ: dict = {}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(query=st.text(max_size=30), step=st.text(max_size=12), body=st.dictionaries(
+    st.sampled_from(["game", "seats", "seed", "public", "length", "action", "decision",
+                     "auto_pass", "x"]),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.lists(st.sampled_from([HUMAN, "random", "heuristic", "ismcts", "", 3]), max_size=9),
+    max_size=5))
+def test_fuzzed_bang_requests_never_answer_5xx(tmp_path_factory, query, step, body):
+    client = _FUZZ.get("client")
+    if client is None:
+        tmp = tmp_path_factory.mktemp("bang-fuzz")
+        client = _FUZZ["client"] = TestClient(
+            create_app(record_dir=tmp, rate=RateLimit(10**6, 1.0), max_games=10**6),
+            raise_server_exceptions=False)
+        gid, tokens, web = _create(client, [HUMAN, "random", "random", "heuristic"])
+        while not web.game.game_over:
+            client.post(f"/api/games/{gid}/actions", headers={"X-Seat-Token": tokens[0]},
+                        json={"action": web.game.legal_actions()[0]})
+        replay = client.post("/api/replays", json={"game": gid, "token": tokens[0]}).json()
+        live, live_tokens, _ = _create(client, [HUMAN, "random", "random"])
+        _FUZZ["ids"] = (live, live_tokens[0], replay["replay"])
+    live, token, rid = _FUZZ["ids"]
+    headers = {"X-Seat-Token": token}
+    responses = [
+        client.get(f"/api/replays/{rid}/steps/{quote(step, safe='') or 'x'}",
+                   params={"view": query}),
+        client.post("/api/games", json={"game": GAME, **body}),
+        client.post(f"/api/games/{live}/actions", json=body, headers=headers),
+        client.post(f"/api/games/{live}/settings", json=body, headers=headers),
+        client.get(f"/api/games/{live}", headers=headers),
+    ]
+    for r in responses:
+        assert r.status_code < 500, (r.request.url, r.status_code, r.text[:300])

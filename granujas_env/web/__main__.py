@@ -18,7 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the command line and serve until Ctrl-C; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m granujas_env.web",
-        description="Play 3000 Granujas against the bots in a browser, and replay game records.",
+        description="Play 3000 Granujas or Bang! The Dice Game against the bots (and other "
+        "people) in a browser, and replay game records.",
     )
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only; "
