@@ -1,11 +1,11 @@
-"""granujas as a TextArena environment, so agents written for TextArena play it (extra
-``[textarena]``: ``pip install -e '.[textarena]'``).
+"""The project's games as TextArena environments, so agents written for TextArena play them
+(extra ``[textarena]``: ``pip install -e '.[textarena]'``).
 
     import textarena as ta
-    import granujas_env.textarena_env  # registers "Granujas-v1" (and "Granujas-v1-raw")
+    import granujas_env.textarena_env  # registers "Granujas-v1" and "BangDice-v0" (and "-raw")
 
     env = ta.make("Granujas-v1")        # TextArena's observation and action-format wrappers
-    env.reset(num_players=3, seed=0)
+    env.reset(num_players=3, seed=0)    # "BangDice-v0": 3-8 players
     done = False
     while not done:
         player_id, observation = env.get_observation()
@@ -13,33 +13,34 @@
     rewards, game_info = env.close()
 
 TextArena's protocol: the environment tells whose turn it is (here the engine does: every
-decision of the game, challenge windows included, is one step of the seat deciding), each
-player's observation is a list of messages that its wrappers turn into one string, and an action
-is free text. Messages: at reset a prompt per player (:data:`granujas_env.text.RULES_SUMMARY` and
-the answer format); after every step the public events with the cause of every change
-(:class:`granujas_env.text.Narrator`), narrated to everyone; to the deciding
-player the table as its seat sees it with the decision and the menu of legal actions
-(:func:`granujas_env.text.text_observation`). A player's answer is echoed to that player only (in a
-hidden-hand game the answer itself can be a secret, e.g. the card chosen in the Plan).
+decision of the game, granujas' challenge windows and Bang!'s off-turn reactions included, is one
+step of the seat deciding), each player's observation is a list of messages that its wrappers
+turn into one string, and an action is free text. One class, :class:`GameTextArenaEnv`, serves
+every game through its text interface (:mod:`granujas_env.core.textio`). Messages: at reset a
+prompt per player (the game's rules summary and the answer format); after every step the public
+events, narrated to everyone; to the deciding player the table as its seat sees it with the
+decision and the menu of legal actions. A player's answer is echoed to that player only (in a
+hidden-hand game the answer itself can be a secret, e.g. the card chosen in granujas' Plan).
 
-Answers are read by :func:`granujas_env.text.parse_action` (``[12]``, ``12``, ``Action: 12``, an
-action name, words of one menu line). An answer that is not a legal action is reported to the
-player, who is asked again, up to ``error_allowance`` times per decision; then the default action
-is played for it (the lowest legal id: ``pass`` whenever passing is legal) and
-``game_info[player]["invalid_move"]`` is set for that player only (every other player's stays
-False). Nobody is eliminated. ``game_info[player]`` also
-counts ``invalid_answers`` and ``default_actions``. Rewards at the end are the env's ``"win"``
-rewards: +1 to the winner, -1/(N-1) to the others.
+Answers are read by :func:`granujas_env.core.textio.parse_action` (``[12]``, ``12``,
+``Action: 12``, an action name, words of one menu line). An answer that is not a legal action is
+reported to the player, who is asked again, up to ``error_allowance`` times per decision; then the
+default action is played for it (the lowest legal id: granujas' ``pass`` whenever passing is
+legal, Bang!'s "keep all and resolve" at a reroll) and ``game_info[player]["invalid_move"]`` is
+set for that player only (every other player's stays False). Nobody is eliminated.
+``game_info[player]`` also counts ``invalid_answers`` and ``default_actions``. Rewards at the end
+are the env's: granujas' ``"win"`` rewards (+1 to the winner, -1/(N-1) to the others), Bang!'s
+team rewards (+1 to every seat of the winning side, eliminated ones included, -1 to the others).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .engine.game import Game, GameConfig
-from .text import RULES_SUMMARY, Narrator, legal_action_menu, parse_action, text_observation
+from . import games
+from .bang_dice.version import ENV_VERSION as BANG_VERSION
+from .core.textio import menu_names, parse_action, text_game
 from .version import ENV_VERSION
-from .view import seat_view
 
 try:
     import textarena as ta
@@ -54,41 +55,46 @@ except ImportError as exc:  # the optional extra is missing
         "(or pip install textarena)"
     ) from exc
 
-__all__ = ["ENV_ID", "GranujasTextArenaEnv"]
+__all__ = ["BANG_ENV_ID", "ENV_ID", "BangDiceTextArenaEnv", "GameTextArenaEnv",
+           "GranujasTextArenaEnv"]
 
-#: TextArena id of the game (the engine's rules version); ``ENV_ID + "-raw"`` has no wrappers.
+#: TextArena id of granujas (the engine's rules version); ``ENV_ID + "-raw"`` has no wrappers.
 ENV_ID = f"Granujas-v{ENV_VERSION}"
+#: TextArena id of Bang! The Dice Game (its rules version)
+BANG_ENV_ID = f"BangDice-v{BANG_VERSION.rpartition('_v')[2]}"
 
 ANSWER_FORMAT = (
-    "Answer with the id of one legal action in square brackets, e.g. [12] (an action name such "
-    "as [slot:5] works too)."
+    "Answer with the id of one legal action in square brackets, e.g. [12] (an action name from "
+    "the menu works too)."
 )
 
 
-class GranujasTextArenaEnv(ta.Env):
-    """3000 Granujas behind TextArena's ``Env`` API (see the module docstring).
+class GameTextArenaEnv(ta.Env):
+    """A game of :mod:`granujas_env.games` behind TextArena's ``Env`` API (see the module
+    docstring).
 
     Args:
-        game_length: "short" (2 days) or "long" (3 days).
-        strategy_cards: the optional Strategy cards rule.
+        game: the game's name (``granujas``, ``bang-dice``).
         error_allowance: answers a player may get wrong at one decision before the default action
             is played for it.
+        options: the game's options (granujas: ``game_length``, ``strategy_cards``).
     """
 
-    def __init__(self, game_length: str = "short", strategy_cards: bool = False,
-                 error_allowance: int = 1) -> None:
+    def __init__(self, game: str = games.DEFAULT_GAME, error_allowance: int = 1,
+                 **options: Any) -> None:
         if isinstance(error_allowance, bool) or not isinstance(error_allowance, int) \
                 or error_allowance < 0:
             raise ValueError(f"error_allowance must be an int >= 0, got {error_allowance!r}")
-        GameConfig(2, game_length, strategy_cards)  # fail now on a bad option, not at reset
-        self.game_length = game_length
-        self.strategy_cards = strategy_cards
+        self.spec = games.get(game)
+        self.text = text_game(game)
+        self.spec.make_config(self.spec.players.start, **options)  # a bad option fails now
+        self.options = options
         self.error_allowance = error_allowance
-        self.game: Game | None = None
+        self.game: Any = None
 
     def reset(self, num_players: int, seed: int | None = None) -> None:
-        """Deal a new game for ``num_players`` (2-4); ``seed`` fixes the deal."""
-        self.game = Game(GameConfig(num_players, self.game_length, self.strategy_cards), seed)
+        """Deal a new game for ``num_players``; ``seed`` fixes the deal."""
+        self.game = self.spec.new_game(self.spec.make_config(num_players, **self.options), seed)
         # No seed for TextArena's state: it would reseed Python's global random module; the
         # game draws from its own generator.
         self.state = ta.FFAMultiPlayerState(num_players=num_players,
@@ -98,7 +104,9 @@ class GranujasTextArenaEnv(ta.Env):
             player_prompt_function=self._prompt,
             role_mapping={pid: f"p{pid}" for pid in range(num_players)},
         )
-        self._narrator = Narrator(self.game.catalog, self.game.rules)  # fed after every action
+        # fed after every action; the narration reads only public fields: the same from every
+        # seat's view
+        self._narrator = self.text.narrator(self.text.seat_view(self.game, 0))
         self._wrong = 0  # wrong answers at the pending decision
         # one dict of its own per player, whatever TextArena built: a flag set for one player
         # must never show on another's
@@ -111,37 +119,33 @@ class GranujasTextArenaEnv(ta.Env):
 
     def _prompt(self, player_id: int, game_state: dict[str, Any]) -> str:
         assert self.game is not None
-        return (f"{RULES_SUMMARY}\nYou are p{player_id} of {self.game.num_players} players "
-                f"({self.game_length} game). {ANSWER_FORMAT}")
+        return (f"{self.text.rules_summary}\nYou are p{player_id} ({self.text.headline(self.game)})."
+                f" {ANSWER_FORMAT}")
 
     def _next_decision(self) -> None:
         """Narrate the new public events to everyone; show the deciding player its table."""
         game = self.game
         assert game is not None
-        # the narration reads only public fields: the same from every seat's view
-        events = "\n".join(self._narrator.update(seat_view(game, 0))).strip("\n")
+        events = "\n".join(self._narrator.update(self.text.seat_view(game, 0))).strip("\n")
         if events:
             self.state.add_observation(events, ta.ObservationType.GAME_ACTION_DESCRIPTION)
         if game.game_over:
             self._finish()
             return
-        player = game.current_player
+        player = game.decision.player
         self.state.manually_set_current_player_id(player, force=True)
         self._show_board(player)
 
     def _show_board(self, player: int, note: str = "") -> None:
-        assert self.game is not None
-        view = seat_view(self.game, player)
-        board = text_observation(view, since=len(view.history))
+        board = self.text.observation(self.text.seat_view(self.game, player), events="")
         self.state.add_observation(note + board + "\n" + ANSWER_FORMAT,
                                    ta.ObservationType.GAME_BOARD, to_id=player)
 
     def _finish(self) -> None:
         game = self.game
-        assert game is not None and game.scores is not None
-        scores = ", ".join(f"p{s}: {v}" for s, v in enumerate(game.scores))
-        reason = f"p{game.winner} wins; tech scores {scores}"
-        self.state.add_observation(f"The game is over: {reason}.", ta.ObservationType.GAME_MESSAGE)
+        reason = self.text.outcome_text(game)
+        self.state.add_observation(f"The game is over: {reason.rstrip('.')}.",
+                                   ta.ObservationType.GAME_MESSAGE)
         self.state.set_game_outcome({pid: float(r) for pid, r in enumerate(game.returns())}, reason)
 
     def step(self, action: str) -> tuple[bool, dict[str, Any]]:
@@ -151,14 +155,14 @@ class GranujasTextArenaEnv(ta.Env):
             raise RuntimeError("call reset(num_players=...) before step()")
         if self.state.done:
             raise RuntimeError("the game is over: call close() for the rewards, or reset()")
-        player = game.current_player
+        player = game.decision.player
         self.state.add_observation(str(action), ta.ObservationType.PLAYER_ACTION,
                                    from_id=player, to_id=player)
-        menu = legal_action_menu(game)
+        menu = self.text.menu(self.text.seat_view(game, player))
         legal = [item.id for item in menu]
         info = self.state.game_info[player]
         try:
-            chosen = parse_action(action, legal, {i.id: (i.name, i.meaning) for i in menu})
+            chosen = parse_action(action, legal, menu_names(menu), yes_no=self.text.yes_no)
         except ValueError as exc:
             info["invalid_answers"] += 1
             self._wrong += 1
@@ -185,14 +189,38 @@ class GranujasTextArenaEnv(ta.Env):
         return result
 
 
+class GranujasTextArenaEnv(GameTextArenaEnv):
+    """3000 Granujas behind TextArena's API (``Granujas-v1``).
+
+    Args:
+        game_length: "short" (2 days) or "long" (3 days).
+        strategy_cards: the optional Strategy cards rule.
+        error_allowance: see :class:`GameTextArenaEnv`.
+    """
+
+    def __init__(self, game_length: str = "short", strategy_cards: bool = False,
+                 error_allowance: int = 1) -> None:
+        super().__init__("granujas", error_allowance, game_length=game_length,
+                         strategy_cards=strategy_cards)
+
+
+class BangDiceTextArenaEnv(GameTextArenaEnv):
+    """Bang! The Dice Game behind TextArena's API (``BangDice-v0``), 3-8 players."""
+
+    def __init__(self, error_allowance: int = 1) -> None:
+        super().__init__("bang-dice", error_allowance)
+
+
 def _register() -> None:
-    """Register the game with TextArena's registry (``ta.make(ENV_ID)``)."""
-    if ENV_ID not in ENV_REGISTRY:
-        ta.register(id=ENV_ID, entry_point=GranujasTextArenaEnv, default_wrappers=[
-            GameMessagesAndCurrentBoardObservationWrapper, ActionFormattingWrapper,
-        ])
-    if f"{ENV_ID}-raw" not in ENV_REGISTRY:
-        ta.register(id=f"{ENV_ID}-raw", entry_point=GranujasTextArenaEnv)
+    """Register the games with TextArena's registry (``ta.make(ENV_ID)``)."""
+    for env_id, entry_point in ((ENV_ID, GranujasTextArenaEnv),
+                                (BANG_ENV_ID, BangDiceTextArenaEnv)):
+        if env_id not in ENV_REGISTRY:
+            ta.register(id=env_id, entry_point=entry_point, default_wrappers=[
+                GameMessagesAndCurrentBoardObservationWrapper, ActionFormattingWrapper,
+            ])
+        if f"{env_id}-raw" not in ENV_REGISTRY:
+            ta.register(id=f"{env_id}-raw", entry_point=entry_point)
 
 
 _register()
