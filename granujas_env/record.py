@@ -79,7 +79,7 @@ from .cli import run_main
 from .core import snapshot as core_snapshot
 from .engine.data import MAX_DEPTH, Catalog, Rules, is_int, nested_too_deep, read_text, shown
 from .engine.game import Game, GameConfig, IllegalActionError, default_data
-from .engine.snapshot import SnapshotError, _plain, from_dict, to_dict
+from .engine.snapshot import SnapshotError, from_dict, to_dict
 from .version import ENV_NAME
 
 FORMAT = "granujas-game-record"
@@ -308,8 +308,9 @@ def data_fingerprint(rules: Rules | None = None, catalog: Catalog | None = None)
     hit = _FINGERPRINTS.get(key)
     if hit is not None and hit[0] is rules and hit[1] is catalog:
         return hit[2]
-    cards = {k: v for k, v in _plain(catalog).items() if k != "source"}
-    text = json.dumps({"rules": _plain(rules), "catalog": cards}, sort_keys=True, default=str)
+    cards = {k: v for k, v in core_snapshot.plain(catalog).items() if k != "source"}
+    text = json.dumps({"rules": core_snapshot.plain(rules), "catalog": cards}, sort_keys=True,
+                      default=str)
     value = hashlib.sha256(text.encode()).hexdigest()
     _FINGERPRINTS[key] = (rules, catalog, value)
     return value
