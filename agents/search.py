@@ -40,7 +40,8 @@ heuristic only where its playouts clearly prefer another action. A decision with
 is answered without searching (the heuristic still sees it, to keep its per-game memory).
 
 Budget: ``simulations`` (a count: reproducible, the default) and/or ``time_ms`` (wall clock per
-decision; ``budget`` in seconds from strings); the search stops at whichever is reached first, so
+decision, on the wall clock or, with ``clock="cpu"``, on this process's CPU time; ``budget`` in
+seconds from strings); the search stops at whichever is reached first, so
 ``simulations`` with a time budget is a deterministic cap. From strings (``agents.make_bot``, the
 tournament): ``"ismcts:simulations=200"``, ``"ismcts:budget=0.3:prior=full:rollout=full"``
 (:func:`agents.search_guides.make_ismcts` builds them and names the allowed options).
@@ -75,11 +76,16 @@ from granujas_env.determinize import sample_hidden
 from granujas_env.engine import actions as A
 from granujas_env.engine.game import Game
 
-__all__ = ["ISMCTSAgent", "Guide", "ROLLOUTS", "DEFAULT_SIMULATIONS", "PUCT_EXPLORATION"]
+__all__ = ["ISMCTSAgent", "Guide", "ROLLOUTS", "CLOCKS", "DEFAULT_SIMULATIONS", "PUCT_EXPLORATION"]
 
 #: Simulations per decision by default: about 50-200 ms a decision in 2-player short games on a
 #: busy 2-core machine (README "Search bot").
 DEFAULT_SIMULATIONS = 12
+
+#: The clocks a time budget may be read on: ``wall`` (elapsed time, what a player waits) or
+#: ``cpu`` (this process's CPU time: the same search whatever else the machine runs, for
+#: measurements on a shared machine).
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 #: Extra visits of the heuristic's action, as a fraction of the simulations (``prior="heuristic"``).
 DEFAULT_PRIOR_WEIGHT = 0.5
@@ -183,7 +189,8 @@ class ISMCTSAgent(Agent):
     the end); ``prior``: ``"heuristic"`` (UCB1, the heuristic's action gets ``prior_weight``
     extra visits; 0 turns it off) or a :class:`Guide` (PUCT with its probabilities);
     ``exploration``: the UCB1 or PUCT constant (default :data:`UCB_EXPLORATION` or
-    :data:`PUCT_EXPLORATION`); ``prior_weight``: the heuristic's bonus (default
+    :data:`PUCT_EXPLORATION`); ``clock``: what ``time_ms`` is read on (:data:`CLOCKS`);
+    ``prior_weight``: the heuristic's bonus (default
     :data:`DEFAULT_PRIOR_WEIGHT`), refused with a guide prior."""
 
     name = "ismcts"
@@ -202,6 +209,7 @@ class ISMCTSAgent(Agent):
         prior_weight: float | None = None,
         seed: int | None = None,
         prior: str | Guide = "heuristic",
+        clock: str = "wall",
     ) -> None:
         _check_positive("simulations", simulations, int)
         _check_positive("time_ms", time_ms, float)
@@ -226,10 +234,13 @@ class ISMCTSAgent(Agent):
             )
         if isinstance(prior_weight, bool) or not isinstance(prior_weight, (int, float)) or prior_weight < 0:
             raise ValueError(f"prior_weight must be a number >= 0, got {prior_weight!r}")
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
         if simulations is None and time_ms is None:
             simulations = DEFAULT_SIMULATIONS
         self.simulations = simulations
         self.time_ms = time_ms
+        self.clock = clock
         self.rollout = rollout if isinstance(rollout, str) else rollout.name
         self.rollout_steps = rollout_steps
         self.exploration = float(exploration)
@@ -305,14 +316,15 @@ class ISMCTSAgent(Agent):
 
     def _search(self, game: Game, seat: int) -> _Node:
         root = _Node()
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        now = CLOCKS[self.clock]
+        deadline = None if self.time_ms is None else now() + self.time_ms / 1000
         done = 0
         while True:
             self._simulate(root, sample_hidden(game, seat, self._rng))
             done += 1
             if self.simulations is not None and done >= self.simulations:
                 return root
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and now() >= deadline:
                 return root
 
     def _simulate(self, root: _Node, state: Game) -> None:

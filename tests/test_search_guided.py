@@ -103,12 +103,16 @@ def test_specs_with_a_budget_and_trained_guides() -> None:
     capped = make_bot("ismcts:prior=full:rollout=full:budget=10:simulations=3", seed=1)
     capped.act(observation(game), game=game)
     assert sum(capped.last_visits.values()) == 3
+    cpu = make_bot("ismcts:prior=full:budget=0.01:clock=cpu", seed=1)
+    assert (cpu.clock, cpu.time_ms) == ("cpu", 10.0)
+    cpu.act(observation(game), game=game)
+    assert sum(cpu.last_visits.values()) >= 1
     plain = make_bot("ismcts:rollout=random", seed=1)
     assert (plain.prior, plain.prior_weight, plain.exploration) == ("heuristic", 0.5, 0.7)
 
 
 def test_bad_specs_are_refused_naming_what_is_allowed() -> None:
-    assert {"budget", "prior", "rollout", "simulations", "time_ms"} <= set(OPTIONS)
+    assert {"budget", "clock", "prior", "rollout", "simulations", "time_ms"} <= set(OPTIONS)
     with pytest.raises(ValueError, match=r"does not take \['depth'\]; its options are .*budget.*prior"):
         make_bot("ismcts:depth=3")
     with pytest.raises(ValueError, match="prior='nosuch' is neither one of heuristic nor a trained"):
@@ -121,6 +125,8 @@ def test_bad_specs_are_refused_naming_what_is_allowed() -> None:
         make_bot("ismcts:budget=fast")
     with pytest.raises(ValueError, match="budget \\(seconds\\) or time_ms, not both"):
         make_bot("ismcts:budget=1:time_ms=5")
+    with pytest.raises(ValueError, match="clock must be one of wall, cpu, got 'gpu'"):
+        make_bot("ismcts:budget=1:clock=gpu")
     with pytest.raises(ValueError, match="prior_weight weighs the heuristic's action"):
         make_bot("ismcts:prior=full:prior_weight=0.5")
     with pytest.raises(ValueError, match="prior must be 'heuristic' or a Guide"):
