@@ -22,7 +22,9 @@ except ImportError:  # pragma: no cover - CI installs the [web] extra
     pytest.skip("the [web] extra is not installed (pip install -e '.[web]')",
                 allow_module_level=True)
 
-from agents.bang_dice import BOTS
+from agents.bang_dice import BOTS, BangHeuristic
+from agents.random_agent import RandomAgent
+from agents.registry import REGISTRY, available, make
 from granujas_env import games
 from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.engine.data import CHARACTERS
@@ -76,6 +78,19 @@ def _permuted(game: BangGame, seat: int, rng: random.Random) -> BangGame:
 
 
 # ------------------------------------------------------------------------------ the lobby
+def test_the_registry_finds_each_games_bots():
+    assert available() == sorted(REGISTRY)  # granujas' bots, as before
+    assert available(game=GAME) == ["heuristic", "random"]
+    bot = make("heuristic", game=GAME, seed=3)
+    assert isinstance(bot, BangHeuristic) and bot.seed == 3
+    assert type(make("random", game=GAME)) is RandomAgent
+    assert type(make("heuristic")) is REGISTRY["heuristic"]
+    with pytest.raises(ValueError, match="unknown Bang! bot 'ismcts'"):
+        make("ismcts", game=GAME)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        available(game="chess")
+
+
 def test_the_lobby_offers_both_games_with_their_seats_and_bots(client):
     options = client.get("/api/options").json()
     offered = {g["name"]: g for g in options["games"]}
