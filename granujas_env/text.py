@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core.textio import MenuItem, menu_text
+from .core.textio import MenuItem, TextGameBase, menu_text
 from .core.textio import parse_action as _parse_action
 from .docs import _effect_words
 from .engine import actions as A
@@ -1033,57 +1033,43 @@ def order_matters(view: SeatView) -> bool:
     return len(sheet) >= 2 and any(g.arrows for g in sheet)
 
 
-class GranujasText:
+class GranujasText(TextGameBase):
     """3000 Granujas for the text tools (:class:`granujas_env.core.textio.TextGame`)."""
-
-    name = "granujas"
-    title = "3000 Granujas"
-    view_type = SeatView
-    rules_summary = RULES_SUMMARY
-    answer_help = ANSWER_HELP
-    yes_no = (A.CONFIRM, A.PASS)
-
-    def seat_view(self, game: Game, seat: int) -> SeatView:
-        return seat_view(game, seat)
-
-    def history(self, view: SeatView) -> Sequence[tuple]:
-        return view.history
 
     def narrator(self, view: SeatView, *, every_action: bool = True) -> Narrator:
         return Narrator(view.catalog, view.rules, every_action=every_action)
-
-    def menu(self, view: SeatView) -> list[MenuItem]:
-        return _menu(view)
-
-    def observation(self, view: SeatView, *, events: str | None = None, menu: bool = True) -> str:
-        return text_observation(view, events=events, menu=menu)
-
-    def result(self, view: SeatView) -> str:
-        return decision_text(view)
 
     def automatic(self, view: SeatView, legal: Sequence[int], *, auto_pass: bool = False
                   ) -> tuple[int, str] | None:
         """One legal action; a challenge window with ``auto_pass``; rearranging a sheet whose
         order changes nothing (:func:`order_matters`)."""
-        if len(legal) == 1:
-            return legal[0], "the only legal choice, played for you"
-        if auto_pass and view.decision == "challenge":
+        if auto_pass and view.decision == "challenge" and len(legal) > 1:
             return A.PASS, "challenge windows pass automatically (--auto-pass)"
-        if view.decision == "rearrange" and A.PASS in legal and not order_matters(view):
+        if view.decision == "rearrange" and A.PASS in legal and len(legal) > 1 \
+                and not order_matters(view):
             alone = sum(g is not None for g in view.players[view.seat].sheet) < 2
             why = ("one Granuja on your sheet" if alone
                    else "no Granuja on your sheet answers a neighbour")
             return A.PASS, f"{why}, so the order changes nothing; played for you"
-        return None
+        return super().automatic(view, legal)
+
+    def history(self, view: SeatView) -> Sequence[tuple]:
+        return view.history
+
+    def observation(self, view: SeatView, *, events: str | None = None, menu: bool = True) -> str:
+        return text_observation(view, events=events, menu=menu)
 
     def headline(self, game: Game) -> str:
-        return f"{self.title}, {game.num_players} players, {game.config.game_length} game"
+        return f"{super().headline(game)}, {game.config.game_length} game"
+
+    def menu(self, view: SeatView) -> list[MenuItem]:
+        return _menu(view)
 
     def opening(self, game: Game) -> list[str]:
         return [f"\n--- day 1 begins; p{game.first_player} plays first ---"]
 
-    def final_table(self, game: Game) -> str:
-        return render_text(game)
+    result = staticmethod(decision_text)
+    final_table = staticmethod(render_text)
 
     def outcome_text(self, game: Game) -> str:
         scores = ", ".join(f"p{s}: {v}" for s, v in enumerate(game.scores or ()))
@@ -1091,4 +1077,5 @@ class GranujasText:
 
 
 #: the text interface of 3000 Granujas (granujas_env.core.textio.TEXT_GAMES)
-TEXT = GranujasText()
+TEXT = GranujasText("granujas", "3000 Granujas", SeatView, rules_summary=RULES_SUMMARY,
+                    answer_help=ANSWER_HELP, yes_no=(A.CONFIRM, A.PASS))

@@ -8,16 +8,21 @@ from __future__ import annotations
 import io
 import re
 
-import numpy as np
 import pytest
-from test_play_human import SEPARATOR, ScriptedPerson
+from test_play_human import (
+    BAD_ANSWERS,
+    SEPARATOR,
+    ScriptedPerson,
+    ask_person,
+    assert_bad_answers_asked_again,
+    play_as_person,
+)
 
-from agents.human import HumanAgent
 from granujas_env import record
 from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.engine.data import CHARACTERS
 from granujas_env.bang_dice.engine.game import BangGame
-from granujas_env.bang_dice.prompts import TEXT, menu
+from granujas_env.bang_dice.prompts import TEXT
 from granujas_env.bang_dice.view import seat_view
 from granujas_env.play import main, seat_names
 
@@ -46,22 +51,16 @@ def test_three_players_open_roles_and_any_bot(capsys) -> None:
 
 
 def test_a_person_plays_a_whole_game_seeing_only_its_seat(tmp_path, capsys) -> None:
-    screen = io.StringIO()
     long_answer = " ".join(["shoot"] * 40)
-    person = ScriptedPerson(screen, ["banana", "99", long_answer, "", "?", "table"])
     path = tmp_path / "bang.json"
-    status = main(["--game", "bang-dice", "--human", "0", "--players", "5", "--seed", "3",
-                   "--record", str(path)], stdin=person, stdout=screen)
-    out = screen.getvalue()
+    status, out, person = play_as_person(["--game", "bang-dice", "--human", "0", "--players", "5",
+                                          "--seed", "3"], [long_answer, *BAD_ANSWERS], path)
     assert status == 0
     assert out.startswith("Bang! The Dice Game, 5 players, seed 3\n"
                           "p0: human, p1: heuristic, p2: heuristic, p3: heuristic, p4: heuristic\n")
     # bad answers asked again with the reason; a long one cut in the echo
-    assert out.count("Not a legal action: ") == 4
-    assert "Not a legal action: 'banana' is not a legal action; legal options: " in out
-    assert "Not a legal action: '99': 99 is not a legal action id now" in out
+    assert_bad_answers_asked_again(out, 4)
     assert f"Not a legal action: {long_answer[:80]!r}… (239 characters)" in out
-    assert "Not a legal action: empty answer; legal options: " in out
     assert "Dice are numbered 1-5 from the left" in out  # the help
     game = BangGame(None, 3)  # the same deal: the roles p0 may not know
     hidden = {s: game.roles[s] for s in range(1, 5) if s != game.sheriff}
@@ -144,12 +143,7 @@ def _at(position: dict) -> BangGame:
 
 
 def _ask(game: BangGame, answers: str) -> tuple[int, str]:
-    seat = game.decision.player
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    mask[game.legal_actions()] = 1
-    screen = io.StringIO()
-    person = HumanAgent(input=io.StringIO(answers), output=screen)
-    return person.act({"action_mask": mask}, seat_view(game, seat)), screen.getvalue()
+    return ask_person(game, answers, view=seat_view, num_actions=A.NUM_ACTIONS)
 
 
 def test_the_reroll_screen_names_the_dice_and_which_are_locked() -> None:
@@ -172,7 +166,7 @@ def test_targets_by_seat_character_and_yes_no_words() -> None:
     game = _at({"turn": 0, "dice": ["1", "arrow", "arrow", "gatling", "beer"], "rolls": []})
     game.apply(_ask(game, "0\n")[0])  # keep all: the 1 is aimed first
     assert game.decision.kind == "shoot"
-    items = {item.name: item.meaning for item in menu(seat_view(game, 0))}
+    items = {item.name: item.meaning for item in TEXT.menu(seat_view(game, 0))}
     assert items == {"p1": "shoot p1 (Lucky Duke, role hidden, life 8/8, 0 arrows)",
                      "p4": "shoot p4 (Paul Regret, role hidden, life 9/9, 0 arrows)"}
     assert _ask(game, "Paul Regret\n")[0] == A.target_action(0, 4, 5)

@@ -6,29 +6,17 @@ random games of every table size with hidden roles; an injected leak must be cau
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import random
 
 import pytest
+from test_bang_no_leak import _swapped  # pairs of seats the viewer cannot know, swapped
 
+from granujas_env import games
 from granujas_env.bang_dice import prompts
 from granujas_env.bang_dice.engine.game import BangConfig, BangGame
 from granujas_env.core.textio import text_for
 
 TEXT = prompts.TEXT
-
-
-def _swapped(game: BangGame, seat: int) -> list[BangGame]:
-    """Copies of ``game`` in which two seats whose roles ``seat`` cannot know swap roles."""
-    hidden = [s for s in range(game.num_players)
-              if s != seat and not game.role_revealed[s] and not game.game_over]
-    out = []
-    for a, b in itertools.combinations(hidden, 2):
-        if game.roles[a] != game.roles[b]:
-            other = game.clone()
-            other.roles[a], other.roles[b] = other.roles[b], other.roles[a]
-            out.append(other)
-    return out
 
 
 def _seen(game: BangGame, seat: int) -> dict[str, object]:
@@ -44,25 +32,29 @@ def _seen(game: BangGame, seat: int) -> dict[str, object]:
     }
 
 
-def _leaks(n: int, seeds: range, every: int = 3) -> tuple[list[str], int]:
+def _positions(n: int, seed: int, every: int = 3) -> list[BangGame]:
+    """Every ``every``-th position of a random game of ``n`` players (copies)."""
+    game, rng, out, step = BangGame(BangConfig(n), seed), random.Random(seed), [], 0
+    while not game.game_over:
+        if step % every == 0:
+            out.append(game.clone())
+        game.apply(rng.choice(game.legal_actions()))
+        step += 1
+    return out
+
+
+def _leaks(n: int, seeds: range) -> tuple[list[str], int]:
     """The channels that changed when hidden roles were swapped, and how many swaps were
     compared."""
     found, compared = [], 0
     for seed in seeds:
-        game = BangGame(BangConfig(n), seed)
-        rng = random.Random(seed)
-        step = 0
-        while not game.game_over:
-            if step % every == 0:
-                for seat in range(n):
-                    mine = _seen(game, seat)
-                    for other in _swapped(game, seat):
-                        compared += 1
-                        theirs = _seen(other, seat)
-                        found += [f"seed {seed} step {step} seat {seat}: {key}"
-                                  for key in mine if mine[key] != theirs[key]]
-            game.apply(rng.choice(game.legal_actions()))
-            step += 1
+        for index, position in enumerate(_positions(n, seed)):
+            for seat in range(n):
+                mine = _seen(position, seat)
+                swaps = _swapped(position, seat)
+                compared += len(swaps)
+                found += [f"seed {seed} position {index} seat {seat}: {key}" for other in swaps
+                          for key, theirs in _seen(other, seat).items() if mine[key] != theirs]
     return found, compared
 
 
@@ -76,14 +68,15 @@ def test_hidden_roles_never_reach_a_seats_text(n: int) -> None:
 def test_an_injected_leak_is_caught(monkeypatch) -> None:
     """The control: a seat view that shows every role (what a leaking view would do) must make
     the comparison fail, so the test above can fail."""
-    honest = prompts.seat_view
+    spec = games.get("bang-dice")  # the text interface takes its seat views from the spec
+    honest = spec.seat_view
 
     def leaky(game: BangGame, seat: int):
         view = honest(game, seat)
         players = tuple(dataclasses.replace(p, role=game.roles[p.seat]) for p in view.players)
         return dataclasses.replace(view, players=players)
 
-    monkeypatch.setattr(prompts, "seat_view", leaky)
+    monkeypatch.setattr(spec, "seat_view", leaky)
     found, _ = _leaks(5, range(1))
     assert any(line.endswith(": screen") for line in found)
     assert any(line.endswith(": menu") for line in found)

@@ -53,20 +53,35 @@ class ScriptedPerson(io.StringIO):
         return (action, name, meaning)[k % 3] + "\n"
 
 
-def test_a_person_plays_a_whole_game_with_bad_answers_and_a_record(tmp_path, capsys) -> None:
-    screen = io.StringIO()
-    person = ScriptedPerson(screen, ["banana", "99", "", "?", "table"])
-    path = tmp_path / "game.json"
-    status = main(["--human", "1", "--agents", "heuristic,random", "--seed", "2",
-                   "--record", str(path)], stdin=person, stdout=screen)
-    out = screen.getvalue()
-    assert status == 0
-    assert out.startswith("3000 Granujas, 3 players, short game, seed 2\n"
-                          "p0: heuristic, p1: human, p2: random\n")
-    assert out.count("Not a legal action: ") == 3
+BAD_ANSWERS = ["banana", "99", "", "?", "table"]  # three wrong answers, the help, the table
+
+
+def assert_bad_answers_asked_again(out: str, wrong: int) -> None:
+    """``out`` shows ``wrong`` wrong answers asked again, among them those of BAD_ANSWERS with
+    their reasons."""
+    assert out.count("Not a legal action: ") == wrong
     assert "Not a legal action: 'banana' is not a legal action; legal options: " in out
     assert "Not a legal action: '99': 99 is not a legal action id now" in out
     assert "Not a legal action: empty answer; legal options: " in out
+
+
+def play_as_person(argv: list[str], bad: list[str], path: Path) -> tuple[int, str, ScriptedPerson]:
+    """Run the play command with ``argv`` and ``--record path``, a ScriptedPerson answering
+    (first the ``bad`` answers); the exit status, the screen and the person."""
+    screen = io.StringIO()
+    person = ScriptedPerson(screen, bad)
+    status = main([*argv, "--record", str(path)], stdin=person, stdout=screen)
+    return status, screen.getvalue(), person
+
+
+def test_a_person_plays_a_whole_game_with_bad_answers_and_a_record(tmp_path, capsys) -> None:
+    path = tmp_path / "game.json"
+    status, out, person = play_as_person(["--human", "1", "--agents", "heuristic,random",
+                                          "--seed", "2"], BAD_ANSWERS, path)
+    assert status == 0
+    assert out.startswith("3000 Granujas, 3 players, short game, seed 2\n"
+                          "p0: heuristic, p1: human, p2: random\n")
+    assert_bad_answers_asked_again(out, 3)
     assert "Answer with the id before ')'" in out  # the help
     # narrated after every action: each change tied to its cause, none summed
     assert "reputation" in out and "since the last update" not in out
@@ -197,14 +212,18 @@ def test_ctrl_c_in_a_real_process_leaves_without_traceback() -> None:
 
 
 # ------------------------------------------------------------------------------------ the terminal's answers
-def _ask(game, answers: str) -> tuple[int, str]:
-    """The human agent's action at ``game``'s pending decision, given ``answers`` (lines)."""
-    seat = game.decision.player
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+def ask_person(game, answers: str, *, view=seat_view, num_actions: int = A.NUM_ACTIONS
+               ) -> tuple[int, str]:
+    """The human agent's action at ``game``'s pending decision, given ``answers`` (lines), and
+    its screen; ``view(game, seat)`` is the game's seat view (default granujas')."""
+    mask = np.zeros(num_actions, dtype=np.int8)
     mask[game.legal_actions()] = 1
     screen = io.StringIO()
     person = HumanAgent(input=io.StringIO(answers), output=screen)
-    return person.act({"action_mask": mask}, seat_view(game, seat)), screen.getvalue()
+    return person.act({"action_mask": mask}, view(game, game.decision.player)), screen.getvalue()
+
+
+_ask = ask_person
 
 
 def _at_challenge():

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..core.textio import MenuItem, menu_text
+from ..core.textio import MenuItem, TextGameBase, menu_text
 from .engine import actions as A
 from .engine.data import CHARACTERS
 from .engine.game import DEPUTY, DYNAMITE, OUTLAW, RENEGADE, SHERIFF, BangGame
@@ -30,7 +30,7 @@ from .text import SIDES, final_text, narrate
 from .view import BangView, seat_view
 
 __all__ = ["ANSWER_HELP", "FACE_WORDS", "PROMPTS", "RULES_SUMMARY", "TEXT", "BangText",
-           "EventNarrator"]
+           "EventNarrator", "decision_text", "render_view", "result_text", "turn_events"]
 
 #: What a language model needs to know before its first decision (agents add the answer format).
 RULES_SUMMARY = (
@@ -227,33 +227,11 @@ def _describe(view: BangView, action: int) -> tuple[str, str]:
                               "two life points")
 
 
-def menu(view: BangView) -> list[MenuItem]:
-    """The seat's legal actions in plain words (empty when it is not deciding)."""
-    return [MenuItem(a, *_describe(view, a)) for a in view.legal_actions] if view.acting else []
-
-
 def turn_events(view: BangView) -> str:
     """The public events of the current turn, narrated one a line."""
     events = view.events
     start = max((i for i, e in enumerate(events) if e[0] == "turn"), default=0)
     return "\n".join(line for line in map(narrate, events[start:]) if line)
-
-
-def text_observation(view: BangView, *, events: str | None = None, menu_shown: bool = True) -> str:
-    """Everything ``view.seat`` may know as text: who it is (role and goal), the events
-    (``events``; default: the current turn's), the table, the decision and the menu when it
-    decides (``menu_shown=False`` leaves the menu out)."""
-    parts = [_who_am_i(view)]
-    if events is None:
-        events = turn_events(view)
-    if events.strip("\n"):
-        parts.append("Events:\n" + events.strip("\n"))
-    parts += [render_view(view), decision_text(view)]
-    if menu_shown and view.acting:
-        parts.append("Legal actions (id, name, meaning):\n" + menu_text(menu(view)))
-        if view.decision == "reroll":  # the long menu pushes the dice off a terminal's screen
-            parts.append(f"{_dice_line(view)} Answer e.g. 'keep all' or 'reroll 2 4'.")
-    return "\n\n".join(parts)
 
 
 class EventNarrator:
@@ -275,44 +253,43 @@ class EventNarrator:
         return lines
 
 
-class BangText:
+class BangText(TextGameBase):
     """Bang! The Dice Game for the text tools (:class:`granujas_env.core.textio.TextGame`)."""
 
-    name = "bang-dice"
-    title = "Bang! The Dice Game"
-    view_type = BangView
-    rules_summary = RULES_SUMMARY
-    answer_help = ANSWER_HELP
-    yes_no = (A.YES, A.NO)
+    def menu(self, view: BangView) -> list[MenuItem]:
+        """The seat's legal actions in plain words (empty when it is not deciding)."""
+        if not view.acting:
+            return []
+        return [MenuItem(action, *_describe(view, action)) for action in view.legal_actions]
 
-    def seat_view(self, game: BangGame, seat: int) -> BangView:
-        return seat_view(game, seat)
+    def observation(self, view: BangView, *, events: str | None = None, menu: bool = True) -> str:
+        """Everything ``view.seat`` may know as text: who it is (role and goal), the events
+        (``events``; default: the current turn's), the table, the decision and the menu when it
+        decides (``menu=False`` leaves the menu out)."""
+        parts = [_who_am_i(view)]
+        if events is None:
+            events = turn_events(view)
+        if events.strip("\n"):
+            parts.append("Events:\n" + events.strip("\n"))
+        parts += [render_view(view), decision_text(view)]
+        if menu and view.acting:
+            parts.append("Legal actions (id, name, meaning):\n" + menu_text(self.menu(view)))
+            if view.decision == "reroll":  # the long menu pushes the dice off a terminal's screen
+                parts.append(f"{_dice_line(view)} Answer e.g. 'keep all' or 'reroll 2 4'.")
+        return "\n\n".join(parts)
 
     def history(self, view: BangView) -> Sequence[tuple]:
         return view.events
 
+    def result(self, view: BangView) -> str:
+        """The end as the seat sees it: the winning side, every role revealed, whether it won."""
+        return result_text(view)
+
     def narrator(self, view: BangView, *, every_action: bool = True) -> EventNarrator:
         return EventNarrator(narrate, every_action=every_action)
 
-    def menu(self, view: BangView) -> list[MenuItem]:
-        return menu(view)
-
-    def observation(self, view: BangView, *, events: str | None = None, menu: bool = True) -> str:
-        return text_observation(view, events=events, menu_shown=menu)
-
-    def result(self, view: BangView) -> str:
-        return result_text(view)
-
-    def automatic(self, view: BangView, legal: Sequence[int], *, auto_pass: bool = False
-                  ) -> tuple[int, str] | None:
-        """Only a single legal action (the engine asks no such decision; a view of a position
-        set up by hand may)."""
-        return (legal[0], "the only legal choice, played for you") if len(legal) == 1 else None
-
-    def headline(self, game: BangGame) -> str:
-        return f"{self.title}, {game.num_players} players"
-
     def opening(self, game: BangGame) -> list[str]:
+        """Who the Sheriff is (3 players: every role), as every seat sees it."""
         view = seat_view(game, game.turn_player)  # public fields only are read
         if view.three_player_target >= 0:
             who = "roles open at 3 players: " + ", ".join(
@@ -322,11 +299,12 @@ class BangText:
         return [f"\n--- {who} ---"]
 
     def final_table(self, game: BangGame) -> str:
+        """The table with every role, and the winners."""
         return render_text(game) + "\n" + final_text(game)
 
-    def outcome_text(self, game: BangGame) -> str:
-        return final_text(game)
+    outcome_text = staticmethod(final_text)
 
 
 #: the text interface of Bang! The Dice Game (granujas_env.core.textio.TEXT_GAMES)
-TEXT = BangText()
+TEXT = BangText("bang-dice", "Bang! The Dice Game", BangView, rules_summary=RULES_SUMMARY,
+                answer_help=ANSWER_HELP, yes_no=(A.YES, A.NO))

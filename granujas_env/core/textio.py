@@ -30,6 +30,7 @@ __all__ = [
     "YES_WORDS",
     "MenuItem",
     "TextGame",
+    "TextGameBase",
     "menu_names",
     "menu_text",
     "parse_action",
@@ -104,6 +105,33 @@ class TextGame(Protocol):
 
     def outcome_text(self, game: Any) -> str:
         """Who won and why, in one line (for TextArena's end)."""
+
+
+class TextGameBase:
+    """What the text interfaces share: their identity and the defaults a game may keep (the
+    seat view from the game's spec, only a single legal action played for a person, a headline
+    of the game's name and table size)."""
+
+    def __init__(self, name: str, title: str, view_type: type, *, rules_summary: str,
+                 answer_help: str, yes_no: tuple[int, int]) -> None:
+        self.name, self.title, self.view_type = name, title, view_type
+        self.rules_summary, self.answer_help, self.yes_no = rules_summary, answer_help, yes_no
+
+    def seat_view(self, game: Any, seat: int) -> Any:
+        """The view of ``seat``, from the game's spec."""
+        return games.get(self.name).seat_view(game, seat)
+
+    def automatic(self, view: Any, legal: Sequence[int], *, auto_pass: bool = False
+                  ) -> tuple[int, str] | None:
+        """A single legal action is played for a person; every other decision is asked."""
+        return (legal[0], "the only legal choice, played for you") if len(legal) == 1 else None
+
+    def headline(self, game: Any) -> str:
+        """``Bang! The Dice Game, 5 players``."""
+        return f"{self.title}, {game.num_players} players"
+
+    def __repr__(self) -> str:
+        return f"<text interface of {self.name}>"
 
 
 #: game name (granujas_env.games) -> import path of its text interface
