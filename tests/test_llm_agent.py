@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import agents
-from agents.driver import play_game
+from agents.driver import play_game, text_counters
 from agents.llm import ANSWER_FORMAT, SYSTEM_PROMPT, LLMAgent, LLMRequestError
 from granujas_env import play, text
 from granujas_env.bang_dice.engine.data import CHARACTERS
@@ -25,6 +25,7 @@ from granujas_env.engine import Game
 from granujas_env.engine.snapshot import digest
 from granujas_env.env import raw_env
 from granujas_env.play import main as play_main
+from train import roles
 
 MENU_LINE = re.compile(r"^ *(\d+)\) (\S+) +(.*)$", re.M)
 
@@ -557,3 +558,28 @@ def test_a_language_model_plays_bang_and_no_prompt_holds_a_hidden_role(
     assert counters["invalid_answers"] == script.served["garbage"] > 0
     assert counters["errors"] == script.served["error"] > 0
     assert counters["fallbacks"] == 0
+
+
+def test_the_role_ratings_seat_a_language_model_whose_counters_give_its_invalid_rate(
+        server) -> None:
+    """train.roles (the Bang! ratings by role) plays a language model through its ``make`` hook,
+    asking it without observe(); its counters, read as the tournament reads them, give its
+    invalid-answer rate over real answers."""
+    script = Scripted()
+    url = server(script)
+    built = []
+
+    def make(name: str, seed: int | None = None) -> object:
+        bot = (LLMAgent(url=url, model="stub", retry_wait=0, seed=seed) if name == "llm"
+               else agents.make(name, game="bang-dice", seed=seed))
+        built.append(bot)
+        return bot
+
+    record = roles.play_game("bang-dice", ["llm", "heuristic", "heuristic", "random"], 4, make)
+    assert record["agents"] == ["llm", "heuristic", "heuristic", "random"]
+    assert len(record["won"]) == 4 and any(record["won"])
+    counts = text_counters(built[0])
+    assert counts["decisions"] == script.decision > 0
+    assert counts["invalid_answers"] == script.served["garbage"]
+    assert counts["answers"] == script.decision + script.served["garbage"]
+    assert all(text_counters(bot) is None for bot in built[1:])
