@@ -2,23 +2,27 @@
 
     bot = agents.make("llm", url="http://127.0.0.1:8000/v1", model="qwen2.5-7b-instruct")
     python -m granujas_env.play --agents llm,heuristic,heuristic   # url/model from GRANUJAS_LLM_*
+    python -m granujas_env.play --game bang-dice --agents llm,heuristic,heuristic,heuristic,random
 
-At each decision the agent sends ``POST {url}/chat/completions`` with a system message (the
-game, the answer format) and the seat's text observation
-(:func:`granujas_env.text.text_observation`: the narrated public events, the table as the seat
-sees it, the decision in plain words and the menu of legal actions). ``history`` says which
-events each request carries:
+One agent plays every game: the game's words come from its text interface
+(:func:`granujas_env.core.textio.text_for`, found from the seat view the agent is handed:
+3000 Granujas in :mod:`granujas_env.text`, Bang! The Dice Game in
+:mod:`granujas_env.bang_dice.prompts`). At each decision the agent sends
+``POST {url}/chat/completions`` with a system message (the game's rules summary and the answer
+format, :func:`system_prompt`) and the seat's text observation (the narrated public events, the
+table as the seat sees it, the decision in plain words and the menu of legal actions).
+``history`` says which events each request carries:
 
 * ``"recent"`` (default): the events since the agent's last decision, in a fresh two-message chat;
 * ``"full"``: every event since the game began, in a fresh two-message chat;
 * ``"conversation"``: one chat per game that grows: each decision adds a user message (the new
   events, the table, the menu) and the model's answers stay in it.
 
-Events are narrated with their causes (:class:`granujas_env.text.Narrator`); a driver that calls
-:meth:`LLMAgent.observe` after every action (``python -m granujas_env.play`` does) gets each
-change tied to the action that made it.
+Events are narrated by the game's narrator (granujas: with the cause of every change,
+:class:`granujas_env.text.Narrator`); a driver that calls :meth:`LLMAgent.observe` after every
+action (``python -m granujas_env.play`` does) gets each change tied to the action that made it.
 
-The reply is read by :func:`granujas_env.text.parse_action` (an id, ``Action: 12``,
+The reply is read by :func:`granujas_env.core.textio.parse_action` (an id, ``Action: 12``,
 ``{"action": 12}``, an action name or words that begin one menu line). A reply that gives two
 different answers (``Action: 12`` then ``Action: 13``, or two JSON objects) is an invalid answer,
 whichever comes first.
@@ -32,7 +36,8 @@ Retry budget: an answer that is not a legal action is sent back with the parser'
 question asked again; a failed request (HTTP error, timeout, oversized or malformed reply) is
 retried after ``retry_wait`` seconds. Each decision gets at most ``1 + retries`` requests within
 its deadline; when none gave a legal action, the agent plays the **default action: the lowest
-legal id**, which is ``pass`` (decline, do not challenge, end the step) whenever passing is legal.
+legal id**, which is ``pass`` (decline, do not challenge, end the step) whenever passing is legal
+in granujas, and "keep all and resolve" at a Bang! reroll.
 
 Counters (kept over the agent's life; :meth:`reset` does not clear them, so a tournament can read
 totals; :meth:`counters` returns them as a dict): ``decisions`` (``act`` calls), ``calls``

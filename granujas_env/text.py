@@ -19,6 +19,10 @@ answers in one reply are invalid. :data:`PROMPTS` words each decision as a quest
 The events are narrated with the cause of every change (:class:`Narrator`, fed views as the game
 goes; :func:`history_lines` from the events alone), ending with a game-over line that gives each
 score by source.
+
+:data:`TEXT` is granujas' text interface (:class:`granujas_env.core.textio.TextGame`): the
+terminal, the language-model agent and the TextArena wrapper read the game through it; the
+menu items and the answer parser are shared by every game (:mod:`granujas_env.core.textio`).
 """
 
 from __future__ import annotations
