@@ -29,6 +29,7 @@ from granujas_env import games
 from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.engine.data import CHARACTERS
 from granujas_env.bang_dice.engine.game import BangConfig, BangGame
+from granujas_env.bang_dice.prompts import PROMPTS, TEXT
 from granujas_env.bang_dice.view import seat_view
 from granujas_env.core.snapshot import digest, state_dict
 from granujas_env.record import loads, record_game
@@ -248,8 +249,8 @@ def test_a_seat_waiting_for_another_is_refused(client):
 
 # ------------------------------------------------------------------------------ the table
 def test_kept_and_locked_dice_and_the_plain_menu():
-    """A reroll of die 0 only: dice 1-4 are kept, dynamite is locked (not for Black Jack), the
-    menu says which dice it rolls."""
+    """A reroll of die 0 only: dice 1-4 are kept, dynamite is locked (not for Black Jack); the
+    menu is the Bang! text interface's (the terminal's and the language models')."""
     game = BangGame.from_position({
         "roles": ["sheriff", "outlaw", "outlaw", "renegade", "deputy"],
         "characters": ["paul_regret", "black_jack", "el_gringo", "jourdonnais", "rose_doolan"],
@@ -260,9 +261,10 @@ def test_kept_and_locked_dice_and_the_plain_menu():
     assert [(d["face"], d["kept"], d["locked"]) for d in first["dice"]] == [
         ("beer", False, False), ("dynamite", False, True), ("1", False, False),
         ("2", False, False), ("gatling", False, False)]
+    assert first["menu"] == [item._asdict() for item in TEXT.menu(seat_view(game, 0))]
     menu = {m["id"]: m["meaning"] for m in first["menu"]}
-    assert menu[A.STOP] == "stop rolling: resolve the dice"
-    assert menu[0b10001] == "reroll die 1 (beer), die 5 (gatling)"
+    assert menu[A.STOP].startswith("keep all and resolve")
+    assert menu[0b10001] == "reroll dice 1, 5 (BEER, GATLING)"
     assert all(not m >> 1 & 1 for m in menu)  # the dynamite die is never offered
     assert first["rerolls_left"] == 2 and first["rolls_done"] == 1 and first["decision_id"] == "d1"
     assert first["goal"].startswith("You are the Sheriff: ")
@@ -272,7 +274,7 @@ def test_kept_and_locked_dice_and_the_plain_menu():
     assert again["rerolls_left"] == 1 and again["events"][-1] == "p0 rerolls: [beer] dynamite 1 2 gatling"
 
 
-def test_targets_in_plain_words_name_the_seat_and_character():
+def test_targets_in_the_text_interfaces_words_name_the_seat_and_character():
     game = BangGame.from_position({
         "roles": ["sheriff", "outlaw", "outlaw", "renegade", "deputy"],
         "characters": ["paul_regret", "black_jack", "el_gringo", "jourdonnais", "rose_doolan"],
@@ -282,8 +284,11 @@ def test_targets_in_plain_words_name_the_seat_and_character():
     view = seat_view(game, 0)
     assert view.decision == "shoot"
     out = seat_json(view, [f"p{i}" for i in range(5)])
-    assert [m["meaning"] for m in out["menu"]] == ["shoot p1 Black Jack", "shoot p4 Rose Doolan"]
-    assert out["prompt"] == "Your move: choose whom the 1 on die 1 hits."
+    assert [(m["name"], m["meaning"].split(" (")[0]) for m in out["menu"]] == [
+        ("p1", "shoot p1"), ("p4", "shoot p4")]
+    assert "Black Jack" in out["menu"][0]["meaning"] and "Rose Doolan" in out["menu"][1]["meaning"]
+    assert out["prompt"] == "Your move: " + PROMPTS["shoot"].format(die=1, face="ONE")
+    assert out["decision"]["question"] == PROMPTS["shoot"].format(die=1, face="ONE")
 
 
 # ------------------------------------------------------------------------------ bots

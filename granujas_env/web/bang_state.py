@@ -4,7 +4,8 @@
 what that seat may know) into the JSON the page draws: the seats around the table with character,
 life, arrows and the roles that seat knows, the dice (kept, locked, to roll), the rerolls left,
 the arrow pile, the narrated public events (:func:`granujas_env.bang_dice.text.narrate`) and, when
-the seat decides, its legal actions in plain words (:func:`menu`).
+the seat decides, its question and legal actions in plain words as the Bang! text interface
+(:mod:`granujas_env.bang_dice.prompts`) gives them to the terminal and to language models.
 
 :func:`public_json` is the table as every seat sees it: built from a view whose hidden roles are
 blanked (the Sheriff and the revealed roles only), no menu. :func:`final_json` reveals every role
@@ -18,9 +19,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from ..bang_dice.engine import actions as A
 from ..bang_dice.engine.data import CHARACTERS
 from ..bang_dice.engine.game import DECISION_KINDS, DYNAMITE, FACES, BangGame
+from ..bang_dice.prompts import FACE_WORDS, PROMPTS, TEXT
 from ..bang_dice.text import SIDES, final_text, narrate
 from ..bang_dice.view import BangView, PlayerView, seat_view
 
@@ -46,74 +47,46 @@ ROLE_TEXT: dict[str, str] = {
     "renegade": "you win by being the last one in play (the Sheriff last of all)",
 }
 
-#: what each decision asks the seat that makes it, in plain words
+#: what a decision asks, as the other seats read it while they wait
 QUESTIONS: dict[str, str] = {
-    "reroll": "choose the dice to roll again (dynamite stays), or stop and resolve the dice",
-    "sid_ketchum": "Sid Ketchum: choose who gains a life point (you may choose yourself)",
-    "slab_double": "Slab the Killer: spend a beer to double a bull's-eye die, or not",
-    "shoot": "choose whom this bull's-eye die hits",
-    "beer": "choose who drinks this beer (+1 life point)",
-    "kit_carlson": "Kit Carlson: discard an arrow of a player (one per Gatling die), or stop",
-    "bart_cassidy": "Bart Cassidy: take an arrow instead of losing the life point?",
-    "pedro_ramirez": "Pedro Ramirez: you lost a life point; discard one of your arrows?",
+    "reroll": "which dice to roll again, or to stop and resolve them",
+    "sid_ketchum": "Sid Ketchum's heal: who gains a life point",
+    "slab_double": "Slab the Killer: whether to double a bull's-eye with a beer",
+    "shoot": "whom a bull's-eye hits",
+    "beer": "who gets a beer's life point",
+    "kit_carlson": "Kit Carlson: whose arrow to discard",
+    "bart_cassidy": "Bart Cassidy: an arrow instead of the life point?",
+    "pedro_ramirez": "Pedro Ramirez: discard an arrow?",
 }
 assert set(QUESTIONS) == set(DECISION_KINDS)
 
 
-def _who(view: BangView, seat: int, you: int) -> str:
-    name = f"p{seat} {CHARACTERS[view.players[seat].character].name}"
-    return f"{name} (you)" if seat == you else name
+def _who(view: BangView, seat: int) -> str:
+    return f"p{seat} {CHARACTERS[view.players[seat].character].name}"
 
 
 def _question(view: BangView) -> str:
-    kind = view.decision
-    assert kind is not None
+    """The deciding seat's question (the text interface's words, the die being resolved)."""
     data = view.decision_data
-    if kind == "shoot":
-        return f"choose whom the {data['face']} on die {data['die'] + 1} hits"
-    if kind == "beer":
-        return f"choose who drinks the beer on die {data['die'] + 1} (+1 life point)"
-    if kind == "bart_cassidy":
-        why = {"shot": "a bull's-eye", "gatling": "the Gatling"}.get(data.get("cause"), "a hit")
-        return f"Bart Cassidy, hit by {why}: take an arrow instead of losing the life point?"
-    return QUESTIONS[kind]
-
-
-def meaning(view: BangView, action: int, you: int | None = None) -> str:
-    """A legal action of the pending decision in plain words, seats by name (``you``: the seat
-    called "you"; default the view's)."""
-    kind = view.decision
-    decider = view.deciding_player
-    you = view.seat if you is None else you
-    if kind == "reroll":
-        if action == A.STOP:
-            return "stop rolling: resolve the dice"
-        dice = [i for i in range(A.NUM_DICE) if action >> i & 1]
-        return "reroll " + ", ".join(f"die {i + 1} ({view.dice[i]})" for i in dice)
-    if A.TARGET_BASE <= action < A.YES:
-        seat = A.target_seat(decider, action, view.num_players)
-        who = _who(view, seat, you)
-        if kind == "shoot":
-            return f"shoot {who}"
-        if kind == "kit_carlson":
-            return f"discard an arrow of {who}"
-        return f"give a life point to {who}"
-    if action == A.YES:
-        return {"bart_cassidy": "take an arrow, keep the life point",
-                "pedro_ramirez": "discard one of your arrows"}.get(kind or "", "yes")
-    if action == A.NO:
-        return {"bart_cassidy": "lose the life point", "pedro_ramirez": "keep your arrows",
-                "slab_double": "double nothing", "kit_carlson": "stop discarding"}.get(
-                    kind or "", "no")
-    die = action - A.DIE_BASE
-    return f"double the {view.dice[die]} on die {die + 1} (spends a beer)"
+    return PROMPTS[view.decision or ""].format(die=data.get("die", -1) + 1,
+                                               face=FACE_WORDS.get(data.get("face", ""), ""))
 
 
 def menu(view: BangView) -> list[dict[str, Any]]:
-    """The seat's legal actions (``id``), each in plain words (``meaning``) and as the Bang!
-    package describes the id (``name``); empty when the seat does not decide."""
-    return [{"id": a, "meaning": meaning(view, a), "name": A.describe(a)}
-            for a in view.legal_actions]
+    """The seat's legal actions as the Bang! text interface words them (the terminal's and the
+    language models' menu): ``id``, ``name``, ``meaning``; empty when the seat does not
+    decide."""
+    return [item._asdict() for item in TEXT.menu(view)]
+
+
+def meaning(game: BangGame, action: int) -> str:
+    """``action`` at ``game``'s pending decision in the deciding seat's words (every Bang!
+    decision is public, and the decider's view holds no role that is not public)."""
+    frame = game.decision
+    if frame is None:
+        raise ValueError("the game is over: there is no decision")
+    view = seat_view(game, frame.player)
+    return next(item.meaning for item in TEXT.menu(view) if item.id == action)
 
 
 def _last_roll_mask(view: BangView) -> int:
@@ -157,7 +130,7 @@ def _prompt(view: BangView, names: Sequence[str]) -> str:
     if view.game_over:
         return "The game is over: " + _winners_text(view, names) + "."
     if view.acting:
-        return f"Your move: {_question(view)}."
+        return f"Your move: {_question(view)}"
     return f"Waiting for {names[view.deciding_player]}: {QUESTIONS[view.decision or '']}."
 
 
@@ -173,7 +146,7 @@ def _winners_text(view: BangView, names: Sequence[str]) -> str:
 def _goal(view: BangView) -> str:
     if view.three_player_target >= 0:
         target = view.players[view.three_player_target]
-        return (f"You are the {view.role.title()}: eliminate {_who(view, target.seat, -1)}, the "
+        return (f"You are the {view.role.title()}: eliminate {_who(view, target.seat)}, the "
                 f"{target.role}, yourself" + (" (it fell to another hand: now be the last one "
                                               "standing)" if view.last_standing else "") + ".")
     return f"You are the {view.role.title()}: {ROLE_TEXT[view.role]}."
@@ -199,7 +172,7 @@ def seat_json(view: BangView, names: Sequence[str], decision_id: str | None = No
         "decision": None if view.decision is None else {
             "kind": view.decision,
             "player": view.deciding_player,
-            "question": QUESTIONS[view.decision],
+            "question": _question(view) if view.acting else QUESTIONS[view.decision],
             "data": {k: v for k, v in view.decision_data.items() if isinstance(v, (int, str))},
         },
         "prompt": _prompt(view, names),

@@ -225,9 +225,7 @@ class BangTable(TableKind):
 
     def describe(self, game: BangGame, action: int, seat: int | None) -> str:
         # every Bang! decision is public: its words are the same to every seat
-        frame = game.decision
-        return bang_state.meaning(bang_seat_view(game, frame.player), action,
-                                  you=-1 if seat is None else seat)
+        return bang_state.meaning(game, action)
 
     def lobby_json(self) -> dict[str, Any]:
         return {**super().lobby_json(), "help": bang_state.help_json()}

@@ -67,7 +67,8 @@ function bangSeat(s, p, targets) {
     box.tabIndex = 0;
     box.setAttribute("role", "button");
     box.title = target.meaning;
-    const hint = G.add(box, "div", "targethint", target.meaning);
+    // the menu's words without the seat's description, which the card shows
+    const hint = G.add(box, "div", "targethint", target.meaning.split(" (")[0]);
     hint.dataset.id = String(target.id);
     const go = function () { BANG.choose(target.id); };
     box.addEventListener("click", go);
