@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -324,3 +326,16 @@ def test_ismcts_with_openspiels_rollouts_and_our_evaluator_at_a_chance_node() ->
     assert _digest(state.engine) == before and state.is_chance_node()
     assert values.shape == (4,) and set(np.round(values * 4).astype(int)) <= set(range(-4, 5, 2))
     assert np.array_equal(values, RolloutEvaluator(n_rollouts=4, seed=2).evaluate(state))
+
+
+def test_docs_bang_section_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "clients" / "openspiel.md").read_text()
+    section = page[page.index("## Bang! The Dice Game") :]
+    (block,) = re.findall(r"```py\n(.*?)```", section, flags=re.S)
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    exec(compile(block, "docs/clients/openspiel.md[Bang!]", "exec"), namespace)  # noqa: S102
+    state = namespace["state"]
+    assert state.is_terminal()  # type: ignore[attr-defined]
+    returns = state.returns()  # type: ignore[attr-defined]
+    assert set(returns) == {-1.0, 1.0} and len(returns) == 4
+    assert capsys.readouterr().out.strip() == str(returns)
