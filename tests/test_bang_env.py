@@ -3,7 +3,10 @@ illegal actions, registration, and the generated reference pages."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pettingzoo
@@ -294,3 +297,38 @@ def test_observation_holds_what_the_view_holds(n):
             if game.game_over:
                 break
             game.apply(rng.choice(game.legal_actions()))
+
+
+_DIGEST_SCRIPT = """
+import hashlib, random
+import numpy as np
+from granujas_env.bang_dice.env import raw_env
+from agents.bang_dice import make
+digest = hashlib.sha256()
+for n in (3, 5, 8):
+    environment = raw_env(num_players=n)
+    environment.reset(seed=41 + n)
+    bots = [make("heuristic", seed=s) for s in range(n)]
+    while not environment.game.game_over:
+        agent = environment.agent_selection
+        obs = environment.observe(agent)
+        digest.update(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+        bot = bots[environment.agent_name_mapping[agent]]
+        environment.step(bot.act(obs, view=environment.seat_view(agent)))
+    digest.update(repr(environment.game.events).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_games_are_the_same_in_other_processes():
+    """Same seeds, same games, observations and bot choices, whatever the hash seed."""
+    digests = set()
+    for hash_seed in ("0", "12345"):
+        result = subprocess.run(
+            [sys.executable, "-c", _DIGEST_SCRIPT],
+            capture_output=True, text=True, check=True, timeout=300,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        )
+        digests.add(result.stdout.strip())
+    assert len(digests) == 1 and len(next(iter(digests))) == 64
