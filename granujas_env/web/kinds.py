@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 from agents import make_bot
@@ -19,6 +20,7 @@ from agents.registry import DEFAULT_BOT, ask
 from agents.registry import available as available_bots
 from agents.registry import make as make_agent
 
+from .. import games
 from ..bang_dice.engine.game import BangConfig, BangGame
 from ..bang_dice.env import raw_env as bang_raw_env
 from ..bang_dice.view import seat_view as bang_seat_view
@@ -49,6 +51,9 @@ class TableKind:
     private_decisions: frozenset[str] = frozenset()
     config_type: type
     fallback_bot = DEFAULT_BOT
+    #: the module that turns this game's views into the page's JSON: ``seat_json(view, names,
+    #: decision_id)``, ``public_json(game, names)``, ``final_json(game)``
+    tables: ModuleType
 
     def bots(self) -> list[str]:
         """The bots a seat can be given, by name."""
@@ -81,15 +86,15 @@ class TableKind:
 
     def seat_json(self, view: Any, names: Sequence[str], decision_id: str | None = None) -> dict:
         """The page's JSON of a seat's view."""
-        raise NotImplementedError
+        return self.tables.seat_json(view, names, decision_id)
 
     def public_json(self, game: Any, names: Sequence[str]) -> dict:
         """The page's JSON of what every seat knows."""
-        raise NotImplementedError
+        return self.tables.public_json(game, names)
 
     def final_json(self, game: Any) -> dict:
         """What is revealed once the game is over."""
-        raise NotImplementedError
+        return self.tables.final_json(game)
 
     def describe(self, game: Any, action: int, seat: int | None) -> str:
         """``action`` at ``game``'s pending decision in words, as ``seat`` may read it."""
@@ -124,6 +129,7 @@ class GranujasTable(TableKind):
     auto_pass = True
     private_decisions = PRIVATE_DECISIONS
     config_type = GameConfig
+    tables = state
 
     def bots(self) -> list[str]:
         return [*(b for b in available_bots() if b not in NOT_SERVED), *available_models()]
@@ -153,15 +159,6 @@ class GranujasTable(TableKind):
     def view(self, game: Game, seat: int, env: Any = None) -> Any:
         return seat_view(game, seat)
 
-    def seat_json(self, view: Any, names: Sequence[str], decision_id: str | None = None) -> dict:
-        return state.seat_json(view, names, decision_id)
-
-    def public_json(self, game: Game, names: Sequence[str]) -> dict:
-        return state.public_json(game, names)
-
-    def final_json(self, game: Game) -> dict:
-        return state.final_json(game)
-
     def describe(self, game: Game, action: int, seat: int | None) -> str:
         if seat is None:
             return A.describe(action)
@@ -190,7 +187,8 @@ class BangTable(TableKind):
     players = range(3, 9)
     default_players = 5
     config_type = BangConfig
-    fallback_bot = "heuristic"
+    fallback_bot = games.get("bang-dice").tools["default_bot"]
+    tables = bang_state
 
     def bots(self) -> list[str]:
         return available_bots(game=self.name)
@@ -213,15 +211,6 @@ class BangTable(TableKind):
         if env is not None:
             return env.seat_view(env.possible_agents[seat])
         return bang_seat_view(game, seat)
-
-    def seat_json(self, view: Any, names: Sequence[str], decision_id: str | None = None) -> dict:
-        return bang_state.seat_json(view, names, decision_id)
-
-    def public_json(self, game: BangGame, names: Sequence[str]) -> dict:
-        return bang_state.public_json(game, names)
-
-    def final_json(self, game: BangGame) -> dict:
-        return bang_state.final_json(game)
 
     def describe(self, game: BangGame, action: int, seat: int | None) -> str:
         # every Bang! decision is public: its words are the same to every seat
