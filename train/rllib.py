@@ -1,7 +1,8 @@
-"""Distributed self-play for granujas on Ray RLlib: masked PPO with a league of snapshots.
+"""Distributed self-play on Ray RLlib for every game: masked PPO with a league of snapshots.
 
     python -m train.rllib --quick --out runs/rllib-quick          # CI smoke run, < 2 minutes
     python -m train.rllib --players 2 --minutes 10 --env-runners 2 --out runs/rllib
+    python -m train.rllib --game bang-dice --players 5 --minutes 10 --out runs/rllib-bang
     ray start --head                                              # on a cluster: the head node
     ray start --address=HEAD:6379                                 # on every worker node
     python -m train.rllib --address auto --env-runners 16 --minutes 60 --out runs/rllib
@@ -9,7 +10,12 @@
 Ray runs locally by default (``ray.init()`` starts a private instance: nothing to start by
 hand); ``--address`` joins a running cluster (every node needs this package installed).
 
-How the AEC game becomes an RLlib multi-agent env (:class:`GranujasMultiAgentEnv`):
+``--game`` names a game of :mod:`granujas_env.games` (default granujas). Bang! The Dice Game
+(``bang-dice``): ``--players`` 3..8 (default 5), reward ``team`` (+1 to every seat of the winning
+side, eliminated ones included, -1 to the others), its bots by name (``heuristic``, ``random``) or
+its models; ``--length`` is granujas' only.
+
+How the AEC game becomes an RLlib multi-agent env (:class:`GranujasMultiAgentEnv`, any game):
 
 * Each episode one seat (rotating) is the learner, RLlib module ``main``. Every other seat draws
   an opponent from ``--opponents``: ``main`` (the same shared policy: plain self-play),
@@ -27,18 +33,23 @@ How the AEC game becomes an RLlib multi-agent env (:class:`GranujasMultiAgentEnv
   legal ids, state unchanged) otherwise; RLlib's env pre-check, which steps unmasked random
   actions, is switched off. :class:`MaskedActorCritic` adds ``log(mask)`` (clamped) to the
   logits, so sampling never picks an illegal id.
-* Rewards are the env's terminal rewards (``--reward win|score``); a reward earned while others
-  decide is held and delivered with the seat's next observation or at the end.
+* Rewards are the env's terminal rewards (granujas ``--reward win|score``, Bang! ``team``); a
+  reward earned while others decide is held and delivered with the seat's next observation or at
+  the end.
+* Eliminated players (Bang!) are never asked: an RLlib seat gets an observation only when it
+  decides, so RLlib expects no action from a seat that is out. When the game ends every RLlib
+  seat that has played gets a last observation, its team reward and ``terminated``, eliminated
+  or not (a seat eliminated before its first decision has no experience to credit and is left out).
 * Forced moves (a single legal id) are played by the adapter without asking anyone.
 
-RLlib's own PettingZoo route works too: :func:`pettingzoo_env` is :func:`granujas_env.env` as
-RLlib's ``PettingZooEnv``, its observations renamed to RLlib's keys (:class:`RLlibObservationKeys`:
+RLlib's own PettingZoo route works too: :func:`pettingzoo_env` is the game's wrapped AEC env
+(:func:`granujas_env.env`, or ``{"game": "bang-dice", ...}``'s) as RLlib's ``PettingZooEnv``, its observations renamed to RLlib's keys (:class:`RLlibObservationKeys`:
 ``observations`` and a float32 ``action_mask``), which RLlib's example
 ``ActionMaskingTorchRLModule`` reads::
 
     from ray.tune.registry import register_env
     from train.rllib import pettingzoo_env
-    register_env("granujas_pz", pettingzoo_env)  # env_config: granujas_env.env's arguments
+    register_env("granujas_pz", pettingzoo_env)  # env_config: the env's arguments (+ "game")
 
 Every seat is then an RLlib agent (``player_<k>``); an illegal id ends the game with -1 to the
 mover (``env()``'s rule), which the masked module never samples.
@@ -48,7 +59,8 @@ one), TensorBoard logs in ``tb/`` (``tensorboard --logdir runs``: return, win ra
 per opponent kind, samples/s, losses), ``metrics.jsonl`` (one line per iteration) and the export
 ``model.zip`` + ``model_card.json``: ``main``'s weights in sb3-contrib MaskablePPO's MlpPolicy
 layout (the module's layers are the same), so ``agents.load(out)``, ``train.tournament --agents
-OUT,heuristic`` and ``train.evaluate`` play it with no RLlib installed.
+OUT,heuristic`` and ``train.evaluate`` play it with no RLlib installed. The card records the
+game's ``env_version`` (``granujas_v1``, ``bang_dice_v0``) and observation layout.
 """
 
 from __future__ import annotations
@@ -81,14 +93,11 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from tensorboardX import SummaryWriter
 
-from agents.decisions import ALL_DECISIONS
 from agents.model_card import layout_record
-from agents.policy import make_bot
+from agents.policy import all_decisions, make_bot
+from granujas_env import games
 from granujas_env.cli import run_main
-from granujas_env.env import env as wrapped_env
-from granujas_env.env import raw_env
-from granujas_env.version import ENV_NAME
-from train.single_seat import SingleSeatEnv, lazy_observation
+from train.single_seat import lazy_observation
 from train.train import machine_info, save_slim
 
 __all__ = [
@@ -106,6 +115,13 @@ __all__ = [
 ]
 
 MAIN = "main"
+#: players per game when --players is not given (another game: its fewest)
+DEFAULT_PLAYERS = {"granujas": 2, "bang-dice": 5}
+
+
+def default_players(game: str) -> int:
+    """The player count of ``game`` when none is given."""
+    return DEFAULT_PLAYERS.get(game, games.get(game).players[0])
 SELF_PLAY = "main"  # opponent spec: the learner's own current policy
 LEAGUE = "league"  # opponent spec: one of the frozen snapshot modules
 QUICK = {
@@ -136,26 +152,34 @@ def policy_mapping_fn(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
 
 
 class GranujasMultiAgentEnv(MultiAgentEnv):
-    """The granujas AEC game as an RLlib ``MultiAgentEnv`` (see the module docstring).
+    """A game's AEC env as an RLlib ``MultiAgentEnv`` (see the module docstring).
 
-    ``config`` keys: ``num_players`` (2-4), ``game_length``, ``reward`` (``win``/``score``),
-    ``opponents`` (list of specs: ``"main"``, ``"league"`` or bot specs; default
-    ``["heuristic"]``), ``league_size`` (number of ``league_<k>`` modules), ``seed``.
+    ``config`` keys: ``game`` (a name of :mod:`granujas_env.games`, default granujas),
+    ``num_players`` (granujas 2-4, default 2; Bang! 3-8, default 5), ``reward`` (default: the
+    game's first reward mode, granujas ``win``), ``env_options`` (more keyword arguments of the
+    game's env: granujas ``{"game_length": "long"}``; a bare ``game_length`` key is read as
+    one), ``opponents`` (list of specs: ``"main"``, ``"league"`` or bot specs of the game;
+    default ``["heuristic"]``), ``league_size`` (number of ``league_<k>`` modules), ``seed``.
     """
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()
         config = dict(config or {})
-        self.num_players = int(config.get("num_players", 2))
+        self.game = config.get("game", games.DEFAULT_GAME)
+        spec = games.get(self.game)
+        self.num_players = int(config.get("num_players", default_players(self.game)))
         self.opponent_specs: list[Any] = list(config.get("opponents") or ["heuristic"])
         self.league = league_ids(int(config.get("league_size", 0)))
         if LEAGUE in self.opponent_specs and not self.league:
             raise ValueError("opponent 'league' needs league_size >= 1")
-        self.env = raw_env(
-            num_players=self.num_players,
-            game_length=config.get("game_length", "short"),
-            reward=config.get("reward", "win"),
+        options = dict(config.get("env_options") or {})
+        if "game_length" in config:
+            options["game_length"] = config["game_length"]
+        self.env = spec.raw_env(
+            num_players=self.num_players, reward=config.get("reward", spec.reward_modes[0]), **options
         )
+        self.outcome = spec.outcome
+        self.roles = getattr(spec, "roles", None)  # games with roles: the learner's, per episode
         # EnvContext (RLlib) carries worker_index/vector_index: distinct streams per env copy
         offset = 1000 * getattr(config, "worker_index", 0) + getattr(config, "vector_index", 0)
         self._rng = random.Random(f"{config.get('seed')}/{offset}")
@@ -180,6 +204,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
         self.learner_seat = 0
         self.opponent_kind = ""
         self._pending: dict[str, float] = {}
+        self._played: set[str] = set()  # RLlib agents observed this episode
         self.rllib_actions = 0  # actions received from RLlib and checked against the mask
         self.bot_actions = 0
         self.forced_actions = 0
@@ -211,6 +236,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
                 bot.reset(seed=self._rng.getrandbits(31))
         self.agents = [a for a in self.seat_agent if a is not None]
         self._pending = dict.fromkeys(self.agents, 0.0)
+        self._played = set()
         self._advance()
         return self._observe(), {}
 
@@ -218,7 +244,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
         game = self.env.game
         if game is None or game.game_over:
             raise RuntimeError("step() after the game ended: call reset()")
-        agent = self.seat_agent[game.current_player]
+        agent = self.seat_agent[game.decision.player]
         if set(action_dict) != {agent}:
             raise ValueError(
                 f"expected an action for {agent} only (it is the one deciding), got actions "
@@ -228,7 +254,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
         legal = game.legal_actions()
         if action not in legal:  # never let an illegal id reach the env
             raise ValueError(
-                f"illegal action {action} for {agent} at decision {game.stack[-1].kind!r}; "
+                f"illegal action {action} for {agent} at decision {game.decision.kind!r}; "
                 f"legal ids: {list(legal)}"
             )
         self.rllib_actions += 1
@@ -241,7 +267,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
         key = (spec if isinstance(spec, str) else str(id(spec)), seat)
         bot = self._bots.get(key)
         if bot is None:
-            bot = self._bots[key] = make_bot(spec, seed=self._rng.getrandbits(31))
+            bot = self._bots[key] = make_bot(spec, seed=self._rng.getrandbits(31), game=self.game)
         return bot
 
     def _step_env(self, action: int) -> None:
@@ -254,7 +280,7 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
         """Play forced moves and bot seats until an RLlib seat decides or the game ends."""
         game = self.env.game
         while not game.game_over:
-            seat = game.current_player
+            seat = game.decision.player
             legal = game.legal_actions()
             if len(legal) == 1:
                 self.forced_actions += 1
@@ -278,9 +304,13 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
         game = self.env.game
-        if game.game_over:  # a last observation for every RLlib seat
-            return {a: self._obs_of(s) for s, a in enumerate(self.seat_agent) if a is not None}
-        return {self.seat_agent[game.current_player]: self._obs_of(game.current_player)}
+        if game.game_over:  # a last observation for every RLlib seat that has played
+            return {
+                a: self._obs_of(s) for s, a in enumerate(self.seat_agent) if a in self._played
+            }
+        seat = game.decision.player
+        self._played.add(self.seat_agent[seat])
+        return {self.seat_agent[seat]: self._obs_of(seat)}
 
     def _rewards(self) -> dict[str, float]:
         receivers = self._observe().keys()
@@ -291,25 +321,28 @@ class GranujasMultiAgentEnv(MultiAgentEnv):
 
     def _dones(self, terminal: bool = True) -> dict[str, bool]:
         over = bool(self.env.game.game_over) and terminal
-        return {**dict.fromkeys(self.agents, over), "__all__": over}
+        return {**dict.fromkeys(self._played, over), "__all__": over}
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         game = self.env.game
-        if not game.game_over:
-            return {}
         learner = self.seat_agent[self.learner_seat]
-        return {
-            learner: {
-                "learner": True,
-                "won": int(game.winner == self.learner_seat),
-                "score": int(game.scores[self.learner_seat]),
-                "vs": self.opponent_kind,
-            }
+        if not game.game_over or learner not in self._played:
+            return {}
+        outcome = self.outcome(game)
+        info: dict[str, Any] = {
+            "learner": True,
+            "won": int(self.learner_seat in outcome.winners),
+            "vs": self.opponent_kind,
         }
+        if outcome.scores is not None:
+            info["score"] = int(outcome.scores[self.learner_seat])
+        if self.roles is not None:
+            info["role"] = self.roles(game)[self.learner_seat]
+        return {learner: info}
 
 
 class RLlibObservationKeys(BaseWrapper):
-    """A granujas AEC env whose observations carry RLlib's keys: ``{"observations": float32[D],
+    """A game's AEC env whose observations carry RLlib's keys: ``{"observations": float32[D],
     "action_mask": float32[N]}`` instead of ``{"observation", "action_mask": int8[N]}`` (RLlib's
     ``ActionMaskingTorchRLModule`` reads ``observations`` and takes the log of the mask)."""
 
@@ -338,10 +371,13 @@ class RLlibObservationKeys(BaseWrapper):
 
 
 def pettingzoo_env(config: Mapping[str, Any] | None = None) -> PettingZooEnv:
-    """:func:`granujas_env.env` (``config``: its keyword arguments, e.g. ``num_players``) as
-    RLlib's ``PettingZooEnv``, with RLlib's observation keys (:class:`RLlibObservationKeys`):
-    the env creator to give ``ray.tune.registry.register_env``."""
-    return PettingZooEnv(RLlibObservationKeys(wrapped_env(**dict(config or {}))))
+    """The wrapped AEC env of ``config["game"]`` (default granujas: :func:`granujas_env.env`;
+    the other keys: its keyword arguments, e.g. ``num_players``) as RLlib's ``PettingZooEnv``,
+    with RLlib's observation keys (:class:`RLlibObservationKeys`): the env creator to give
+    ``ray.tune.registry.register_env``."""
+    kwargs = dict(config or {})
+    spec = games.get(kwargs.pop("game", games.DEFAULT_GAME))
+    return PettingZooEnv(RLlibObservationKeys(spec.env(**kwargs)))
 
 
 class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
@@ -380,16 +416,19 @@ def _mlp(inputs: int, hiddens: Sequence[int]) -> torch.nn.Sequential:
 
 
 class LearnerResultCallback(RLlibCallback):
-    """Logs the learner seat's win rate and score per episode (overall and per opponent kind)."""
+    """Logs the learner seat's win rate per episode (overall, per opponent kind and, in games
+    with roles, per role) and its score (in games with scores)."""
 
     def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
         for info in episode.get_infos(-1).values():
             if isinstance(info, Mapping) and info.get("learner"):
-                metrics_logger.log_value("win_rate", info["won"], reduce="mean", window=200)
-                metrics_logger.log_value(
-                    f"win_rate_vs_{info['vs']}", info["won"], reduce="mean", window=200
-                )
-                metrics_logger.log_value("learner_score", info["score"], reduce="mean", window=200)
+                won = info["won"]
+                metrics_logger.log_value("win_rate", won, reduce="mean", window=200)
+                metrics_logger.log_value(f"win_rate_vs_{info['vs']}", won, reduce="mean", window=200)
+                if "role" in info:
+                    metrics_logger.log_value(f"win_rate_as_{info['role']}", won, reduce="mean", window=200)
+                if "score" in info:
+                    metrics_logger.log_value("learner_score", info["score"], reduce="mean", window=200)
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
@@ -399,8 +438,9 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
         module_class=MaskedActorCritic, model_config={"hiddens": list(args.hidden)}
     )
     env_config = {
+        "game": args.game,
         "num_players": args.players,
-        "game_length": args.length,
+        "env_options": env_options(args),
         "reward": args.reward,
         "opponents": list(args.opponents),
         "league_size": args.league_size,
@@ -438,9 +478,22 @@ def snapshot_to_league(algo: Any, slot: str) -> None:
     algo.set_weights({slot: weights})
 
 
-def export_policy(weights: Mapping[str, Any], hiddens: Sequence[int], path: Path) -> None:
+class _Spaces(gymnasium.Env):
+    """Only the spaces of one seat of a game: what MaskablePPO builds a policy for."""
+
+    def __init__(self, game: str) -> None:
+        spec = games.get(game)
+        env = spec.raw_env(num_players=spec.players[0])
+        agent0 = env.possible_agents[0]
+        self.observation_space = env.observation_space(agent0)["observation"]
+        self.action_space = env.action_space(agent0)
+
+
+def export_policy(
+    weights: Mapping[str, Any], hiddens: Sequence[int], path: Path, game: str = games.DEFAULT_GAME
+) -> None:
     """Write ``main``'s weights (a :class:`MaskedActorCritic` state dict) as a MaskablePPO
-    ``model.zip`` at ``path``, loadable by :class:`agents.policy.PolicyAgent`."""
+    ``model.zip`` of ``game``'s spaces at ``path``, loadable by :class:`agents.policy.PolicyAgent`."""
     from sb3_contrib import MaskablePPO  # the [train] extra; only needed to export
 
     names = {
@@ -453,10 +506,9 @@ def export_policy(weights: Mapping[str, Any], hiddens: Sequence[int], path: Path
     for key, value in weights.items():
         prefix = next(p for p in names if key.startswith(p))
         state[names[prefix] + key[len(prefix) :]] = torch.as_tensor(np.asarray(value))
-    env = SingleSeatEnv(num_players=2)  # only its spaces: the same as every seat's
     model = MaskablePPO(
         "MlpPolicy",
-        env,
+        _Spaces(game),  # every seat's spaces, at every table size
         policy_kwargs={
             "net_arch": {"pi": list(hiddens), "vf": list(hiddens)},
             "activation_fn": torch.nn.Tanh,
@@ -504,9 +556,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("--out", default="runs/rllib", help="output folder")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--length", default="short", choices=("short", "long"))
-    p.add_argument("--reward", default="win", choices=("win", "score"))
+    p.add_argument("--game", default=games.DEFAULT_GAME, choices=games.available(),
+                   help="the game (bang-dice: Bang! The Dice Game, 3-8 players, team reward)")
+    p.add_argument("--players", type=int, default=None,
+                   help="players per game: granujas 2-4 (default 2), bang-dice 3-8 (default 5)")
+    p.add_argument("--length", default=None, choices=("short", "long"),
+                   help="granujas' game length (default short)")
+    p.add_argument("--reward", default=None, choices=("win", "score", "team"),
+                   help="terminal reward: granujas win (default) or score; bang-dice team")
     p.add_argument(
         "--opponents",
         type=lambda s: [x.strip() for x in s.split(",") if x.strip()],
@@ -536,9 +593,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def env_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's own env options of ``args`` (granujas: ``game_length``)."""
+    return {"game_length": args.length} if args.game == games.DEFAULT_GAME else {}
+
+
 def validate(args: argparse.Namespace) -> None:
-    """Argument checks that argparse cannot make (exit status 2 before anything starts)."""
+    """Argument checks that argparse cannot make (exit status 2 before anything starts); fills
+    in the game's defaults of ``--players``, ``--length`` and ``--reward``."""
     problems = []
+    spec = games.get(args.game)
+    if args.players is None:
+        args.players = default_players(args.game)
+    if args.players not in spec.players:
+        problems.append(f"--players of {args.game} must be in {spec.players.start}..{spec.players.stop - 1}")
+    if args.game == games.DEFAULT_GAME:
+        args.length = args.length or "short"
+    elif args.length is not None:
+        problems.append(f"--length is granujas' game length; {args.game} has none")
+    args.reward = args.reward or spec.reward_modes[0]
+    if args.reward not in spec.reward_modes:
+        problems.append(f"--reward of {args.game} must be one of {list(spec.reward_modes)}")
     if args.league_size < 0 or args.league_every < 1:
         problems.append("--league-size must be >= 0 and --league-every >= 1")
     if LEAGUE in args.opponents and args.league_size < 1:
@@ -546,7 +621,7 @@ def validate(args: argparse.Namespace) -> None:
     for spec in args.opponents:
         if spec not in (SELF_PLAY, LEAGUE):
             try:
-                make_bot(spec)
+                make_bot(spec, game=args.game)
             except (ValueError, TypeError) as exc:
                 problems.append(f"--opponents: {exc}")
     if args.env_runners < 0 or args.iterations < 1 or args.checkpoint_every < 1:
@@ -630,14 +705,15 @@ def main(argv: list[str] | None = None) -> int:
                     status = "stopped: time limit"
                     break
         hiddens = list(args.hidden)
-        export_policy(algo.get_weights([MAIN])[MAIN], hiddens, out / "model.zip")
+        export_policy(algo.get_weights([MAIN])[MAIN], hiddens, out / "model.zip", args.game)
         card = {
             "name": out.name,
-            "env_version": ENV_NAME,
-            "observation_layout": layout_record(),
+            "game": args.game,
+            "env_version": games.get(args.game).env_name,
+            "observation_layout": layout_record(game=args.game),
             "command": command,
             "mode": "full",
-            "decisions": sorted(ALL_DECISIONS),
+            "decisions": sorted(all_decisions(args.game)),
             "delegate": None,
             "advisor": None,
             "opponents": list(args.opponents),
@@ -645,7 +721,7 @@ def main(argv: list[str] | None = None) -> int:
             "league_size": args.league_size,
             "league_snapshots_taken": snapshots,
             "players": [args.players],
-            "game_length": args.length,
+            **env_options(args),
             "reward": args.reward,
             "seed": args.seed,
             "algorithm": f"ray[rllib] {ray.__version__} PPO (new API stack, MaskedActorCritic), "
