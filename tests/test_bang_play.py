@@ -6,6 +6,7 @@ information, answering a plain-word menu (bad answers asked again); `--record` s
 from __future__ import annotations
 
 import io
+import random
 import re
 
 import pytest
@@ -21,9 +22,10 @@ from test_play_human import (
 from granujas_env import record
 from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.engine.data import CHARACTERS
-from granujas_env.bang_dice.engine.game import BangGame
+from granujas_env.bang_dice.engine.game import DECISION_KINDS, BangConfig, BangGame
 from granujas_env.bang_dice.prompts import TEXT
 from granujas_env.bang_dice.view import seat_view
+from granujas_env.core.textio import menu_names, parse_action
 from granujas_env.play import main, seat_names
 
 ROLE_WORDS = ("Outlaw", "Renegade", "Deputy")
@@ -182,3 +184,26 @@ def test_targets_by_seat_character_and_yes_no_words() -> None:
     action, screen = _ask(bart, "yes\n")
     assert action == A.YES and "take an arrow instead of losing the life point" in screen
     assert _ask(bart, "no\n")[0] == A.NO
+
+
+def test_every_menu_line_reads_back_as_its_action_in_random_games() -> None:
+    """Every decision kind of random games (3-8 players) gets a menu whose names are distinct
+    and whose every name and meaning, given as the answer, is that line's action."""
+    kinds: set[str] = set()
+    for seed in range(40):
+        n = 3 + seed % 6
+        game, rng = BangGame(BangConfig(n), seed), random.Random(seed)
+        while not game.game_over:
+            view = TEXT.seat_view(game, game.decision.player)
+            items = TEXT.menu(view)
+            legal = game.legal_actions()
+            assert sorted(item.id for item in items) == legal
+            assert len({item.name for item in items}) == len(items)
+            names = menu_names(items)
+            if view.decision not in kinds or rng.random() < 0.05:
+                for item in items:
+                    for answer in (item.name, item.meaning):
+                        assert parse_action(answer, legal, names, yes_no=TEXT.yes_no) == item.id
+            kinds.add(view.decision)
+            game.apply(rng.choice(legal))
+    assert kinds == set(DECISION_KINDS)
