@@ -591,7 +591,7 @@ class BangDiceState(SpielState):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"die shows {FACES[action]}"
-        return BA.describe(action)
+        return super()._action_to_string(player, action)
 
     def pending_text(self) -> str:
         if self.rolling is None:
