@@ -10,6 +10,10 @@ piece by piece and kind by kind (kinds the model never saw are dropped; that dec
 the agent's delegate). A layout that cannot be mapped, or a card of another environment version,
 fails to load with a :class:`ModelCardError` that says why.
 
+A card of another game of :mod:`granujas_env.games` (``"env_version": "bang_dice_v0"``, Bang! The Dice
+Game) records that game's layout the same way: :func:`card_game` names the game a card is of, and
+:func:`game_layout` gives each game's observation layout, decision kinds and action count.
+
 A card may name, under ``"models_by_players"`` (``{"2": "model_2p.zip"}``), models of the same
 layout, decisions and advisor that play the games of that many players instead of the card's
 ``model.zip`` (:func:`models_by_players`; e.g. a 2-player specialist beside a model for 3-4 players).
@@ -19,13 +23,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from granujas_env.codecs import KIND_INDEX, KINDS, ObservationLayout
+from granujas_env import games
+from granujas_env.bang_dice import codecs as bang_codecs
+from granujas_env.bang_dice.engine import actions as bang_actions
+from granujas_env.bang_dice.version import ENV_VERSION as BANG_ENV_VERSION
+from granujas_env.codecs import KINDS, ObservationLayout
 from granujas_env.engine import actions as A
 from granujas_env.engine.game import default_data
 from granujas_env.version import ENV_NAME
@@ -33,6 +42,9 @@ from granujas_env.version import ENV_NAME
 __all__ = [
     "ModelCardError",
     "CARD_NAME",
+    "GameLayout",
+    "game_layout",
+    "card_game",
     "default_layout",
     "layout_record",
     "find_card",
@@ -56,15 +68,51 @@ def default_layout() -> ObservationLayout:
     return ObservationLayout(catalog, rules)
 
 
-def layout_record(layout: ObservationLayout | None = None) -> dict[str, Any]:
-    """The ``observation_layout`` entry of a model card for ``layout`` (default: the shipped
-    catalog's): total size, decision kinds of the one-hot in order, pieces, action ids."""
-    layout = layout or default_layout()
+@dataclass(frozen=True)
+class GameLayout:
+    """What a model of one game reads and answers: the game's name and env version, its
+    observation layout (``pieces`` with ``name``/``size``/``offset``, ``size``), the decision
+    kinds of its ``decision_kind`` one-hot in order, and its number of action ids."""
+
+    game: str
+    env_version: str
+    layout: Any
+    kinds: tuple[str, ...]
+    num_actions: int
+
+    @property
+    def kind_index(self) -> dict[str, int]:
+        return {kind: i for i, kind in enumerate(self.kinds)}
+
+
+def game_layout(game: str = games.DEFAULT_GAME) -> GameLayout:
+    """The :class:`GameLayout` of ``game`` (a name of :mod:`granujas_env.games`; granujas: the
+    shipped catalog's). ValueError names the games for an unknown one."""
+    if game == games.DEFAULT_GAME:
+        return GameLayout(game, ENV_NAME, default_layout(), tuple(KINDS), A.NUM_ACTIONS)
+    if game == "bang-dice":
+        return GameLayout(
+            game, BANG_ENV_VERSION, bang_codecs.LAYOUT, tuple(bang_codecs.KINDS),
+            bang_actions.NUM_ACTIONS,
+        )
+    raise ValueError(f"no model layout for the game {game!r}; the games are: {', '.join(games.available())}")
+
+
+#: env version -> game name, for the games models can be trained on
+_GAME_OF_VERSION = {ENV_NAME: games.DEFAULT_GAME, BANG_ENV_VERSION: "bang-dice"}
+
+
+def layout_record(layout: ObservationLayout | None = None, game: str = games.DEFAULT_GAME) -> dict[str, Any]:
+    """The ``observation_layout`` entry of a model card for ``layout`` (default: the layout of
+    ``game``, granujas: the shipped catalog's): total size, decision kinds of the one-hot in
+    order, pieces, action ids."""
+    known = game_layout(game)
+    layout = layout or known.layout
     return {
         "size": layout.size,
-        "decision_kinds": list(KINDS),
+        "decision_kinds": list(known.kinds),
         "pieces": [[piece.name, piece.size] for piece in layout.pieces],
-        "num_actions": A.NUM_ACTIONS,
+        "num_actions": known.num_actions,
     }
 
 
@@ -120,11 +168,12 @@ def models_by_players(card: Mapping[str, Any], card_path: str | Path) -> dict[in
     return models
 
 
-def trained_layout(card: Mapping[str, Any], where: str | Path = "model card") -> Mapping[str, Any]:
-    """The card's ``observation_layout`` after checking that the card is of this env version
-    (``where`` names the card in errors)."""
+def card_game(card: Mapping[str, Any], where: str | Path = "model card") -> str:
+    """The name of the game whose env version the card records (granujas: this version only);
+    :class:`ModelCardError` for any other version (``where`` names the card)."""
     version = card.get("env_version")
-    if version != ENV_NAME:
+    game = _GAME_OF_VERSION.get(version) if isinstance(version, str) else None
+    if game is None:
         found = (
             f"env_version {version!r}"
             if version is not None
@@ -135,19 +184,32 @@ def trained_layout(card: Mapping[str, Any], where: str | Path = "model card") ->
             f"retrain the model under {ENV_NAME} or record in its card the env_version and the "
             "observation_layout it was trained on"
         )
+    return game
+
+
+def trained_layout(card: Mapping[str, Any], where: str | Path = "model card") -> Mapping[str, Any]:
+    """The card's ``observation_layout`` after checking that the card is of this env version
+    or of another game's (:func:`card_game`; ``where`` names the card in errors)."""
+    card_game(card, where)
     layout = card.get("observation_layout")
     if not isinstance(layout, Mapping):
         raise ModelCardError(f"{where}: the model card has no observation_layout object")
     return layout
 
 
-def input_index(trained: Mapping[str, Any], layout: ObservationLayout | None = None) -> np.ndarray:
-    """Indices into today's observation vector (``layout``, default the shipped catalog's), one
+def input_index(
+    trained: Mapping[str, Any], layout: ObservationLayout | None = None, game: str = games.DEFAULT_GAME
+) -> np.ndarray:
+    """Indices into today's observation vector of ``game`` (``layout``, default the game's;
+    granujas: the shipped catalog's), one
     per value of the ``trained`` layout, in the trained order: ``observation[index]`` is the
     vector the model was trained to read. Pieces are matched by name and must keep their size,
     except ``decision_kind``, matched kind by kind (kinds absent from the trained layout are
     dropped). Raises :class:`ModelCardError` when the trained layout cannot be read from today's."""
-    layout = layout or default_layout()
+    known = game_layout(game)
+    layout = layout or known.layout
+    kind_index = known.kind_index
+    env_name = known.env_version
     pieces = trained.get("pieces")
     kinds = trained.get("decision_kinds")
     size = trained.get("size")
@@ -166,23 +228,23 @@ def input_index(trained: Mapping[str, Any], layout: ObservationLayout | None = N
         if piece is None:
             raise ModelCardError(
                 f"the model reads observation piece {name!r}, which this environment "
-                f"({ENV_NAME}) no longer has; pieces: {list(current)}"
+                f"({env_name}) no longer has; pieces: {list(current)}"
             )
         if name == "decision_kind":
-            missing = [k for k in kinds if k not in KIND_INDEX]
+            missing = [k for k in kinds if k not in kind_index]
             if missing:
                 raise ModelCardError(
-                    f"the model's decision_kind one-hot has kinds unknown to {ENV_NAME}: {missing}"
+                    f"the model's decision_kind one-hot has kinds unknown to {env_name}: {missing}"
                 )
             if width != len(kinds) or len(set(kinds)) != len(kinds):
                 raise ModelCardError(
                     f"the model's decision_kind piece has {width} values but its card lists "
                     f"{len(set(kinds))} distinct decision kinds ({len(kinds)} entries)"
                 )
-            parts.append(np.asarray([piece.offset + KIND_INDEX[k] for k in kinds], dtype=np.intp))
+            parts.append(np.asarray([piece.offset + kind_index[k] for k in kinds], dtype=np.intp))
         elif width != piece.size:
             raise ModelCardError(
-                f"observation piece {name!r} has {piece.size} values in {ENV_NAME} but the model "
+                f"observation piece {name!r} has {piece.size} values in {env_name} but the model "
                 f"was trained on {width} (another catalog or rules?)"
             )
         else:

@@ -23,7 +23,10 @@ the same folder: the shipped ``full`` plays 2-player games with ``model_2p.zip``
 The model reads the observation through the layout recorded in its card
 (:mod:`agents.model_card`): a model trained before the environment gained a decision kind reads
 today's observation mapped onto the layout it knows. A card of another environment version fails
-to load.
+to load. A card's ``env_version`` also says which game the model plays: a Bang! The Dice Game
+model (``bang_dice_v0``, ``train.train --game bang-dice``) reads the Bang! observation and plays
+every Bang! decision (:attr:`PolicyAgent.game`); ``make_bot(spec, game="bang-dice")`` builds the
+Bang! bots by name and refuses a model of another game.
 
 The model is read once per path (a module-level cache). Inference runs in numpy on the exported
 weights of the MLP policy (``MlpPolicy``: linear layers with tanh/ReLU), about ten times faster per
@@ -46,8 +49,9 @@ from agents.base import Agent, legal_actions
 from agents.decisions import ALL_DECISIONS, resolve_decisions
 from agents.model_card import (
     ModelCardError,
-    default_layout,
+    card_game,
     find_card,
+    game_layout,
     input_index,
     models_by_players,
     read_card,
@@ -62,8 +66,8 @@ from agents.registry import (
     is_import_path,
     make,
 )
+from granujas_env import games
 from granujas_env.codecs import KINDS
-from granujas_env.engine import actions as A
 
 __all__ = [
     "PolicyAgent",
@@ -147,20 +151,24 @@ def _logits(layers: list, x: np.ndarray) -> np.ndarray:
 
 
 def play_temperatures(
-    value: float | Mapping[str, float] | None, decisions: Iterable[str] = ALL_DECISIONS
+    value: float | Mapping[str, float] | None,
+    decisions: Iterable[str] = ALL_DECISIONS,
+    known: Iterable[str] = ALL_DECISIONS,
 ) -> dict[str, float]:
     """``{kind: temperature}`` of a ``temperature`` option or a card's ``play_temperature``: a
-    mapping of decision kinds to positive numbers, or one number for each of ``decisions``;
-    None gives none. Raises ``ValueError`` naming the bad entry and what is allowed."""
+    mapping of decision kinds (of ``known``, the game's) to positive numbers, or one number for
+    each of ``decisions``; None gives none. Raises ``ValueError`` naming the bad entry and what
+    is allowed."""
     if value is None:
         return {}
+    known = frozenset(known)
     if isinstance(value, Mapping):
         entries = dict(value)
-        unknown = sorted(str(kind) for kind in entries if kind not in ALL_DECISIONS)
+        unknown = sorted(str(kind) for kind in entries if kind not in known)
         if unknown:
             raise ValueError(
                 f"play temperature for unknown decision kinds {unknown}; "
-                f"the kinds are {', '.join(sorted(ALL_DECISIONS))}"
+                f"the kinds are {', '.join(sorted(known))}"
             )
     else:
         entries = dict.fromkeys(decisions, value)
@@ -174,11 +182,35 @@ def play_temperatures(
     return temperatures
 
 
-def _one_hot(observation: Mapping[str, np.ndarray], piece: str, size: int) -> int | None:
+def all_decisions(game: str = games.DEFAULT_GAME) -> frozenset[str]:
+    """Every decision kind of ``game``."""
+    return ALL_DECISIONS if game == games.DEFAULT_GAME else frozenset(game_layout(game).kinds)
+
+
+def game_decisions(decisions: str | Iterable[str] | None, game: str = games.DEFAULT_GAME) -> frozenset[str]:
+    """:func:`agents.decisions.resolve_decisions` for ``game``: granujas takes its modes; another
+    game takes None or ``"full"`` (every kind) or a set of its kinds (ValueError otherwise)."""
+    if game == games.DEFAULT_GAME:
+        return resolve_decisions(decisions)
+    kinds = all_decisions(game)
+    if decisions is None or decisions == "full":
+        return kinds
+    chosen = frozenset([decisions] if isinstance(decisions, str) else decisions)
+    if not chosen or not chosen <= kinds:
+        raise ValueError(
+            f"decisions of {game}: 'full' or a non-empty set of its kinds "
+            f"({', '.join(sorted(kinds))}); got {sorted(chosen)}"
+        )
+    return chosen
+
+
+def _one_hot(
+    observation: Mapping[str, np.ndarray], piece: str, size: int, game: str = games.DEFAULT_GAME
+) -> int | None:
     """Index of the set entry of the observation's one-hot ``piece`` (``size`` entries), None if
-    none is set or the observation is not of the shipped catalog's layout."""
+    none is set or the observation is not of ``game``'s layout (granujas: the shipped catalog's)."""
     vector = np.asarray(observation["observation"])
-    layout = default_layout()
+    layout = game_layout(game).layout
     if vector.size != layout.size:
         return None
     offset = layout.offset[piece]
@@ -193,10 +225,11 @@ def _players_of(observation: Mapping[str, np.ndarray]) -> int | None:
     return None if i is None else 2 + i
 
 
-def _decision_of(observation: Mapping[str, np.ndarray]) -> str | None:
+def _decision_of(observation: Mapping[str, np.ndarray], game: str = games.DEFAULT_GAME) -> str | None:
     """The pending decision kind, read from the observation's ``decision_kind`` one-hot."""
-    i = _one_hot(observation, "decision_kind", len(KINDS))
-    return None if i is None else KINDS[i]
+    kinds = KINDS if game == games.DEFAULT_GAME else game_layout(game).kinds
+    i = _one_hot(observation, "decision_kind", len(kinds), game)
+    return None if i is None else kinds[i]
 
 
 class PolicyAgent(Agent):
@@ -250,23 +283,29 @@ class PolicyAgent(Agent):
         card = {} if card_path is None else read_card(card_path)
         # the version and layout are checked before torch is imported: a wrong card fails fast
         trained = None if card_path is None else trained_layout(card, card_path)
+        self.game = games.DEFAULT_GAME if card_path is None else card_game(card, card_path)
+        """The game the model plays (its card's ``env_version``)."""
         if decisions is None:
             decisions = card.get("decisions") or None
-        known = ALL_DECISIONS if trained is None else frozenset(trained["decision_kinds"])
-        self.decisions = resolve_decisions(decisions) & known
+        every = all_decisions(self.game)
+        known = every if trained is None else frozenset(trained["decision_kinds"])
+        self.decisions = game_decisions(decisions, self.game) & known
         if not self.decisions:
             raise ModelCardError(
-                f"{self.model_path}: none of the decisions {sorted(resolve_decisions(decisions))} "
-                "is in the layout the model was trained on"
+                f"{self.model_path}: none of the decisions "
+                f"{sorted(game_decisions(decisions, self.game))} is in the layout the model was "
+                "trained on"
             )
         self.deterministic = deterministic
         self.seed = seed
         self._rng = np.random.default_rng(seed)
         advisor = advisor if advisor is not None else card.get("advisor")
+        if advisor is not None and self.game != games.DEFAULT_GAME:
+            raise ValueError(f"{self.model_path}: advisors are granujas bots; a {self.game} model takes none")
         self.model, self._layers = load_model(self.model_path)
         if temperature is None:
             temperature = card.get("play_temperature")
-        self.temperature = play_temperatures(temperature, self.decisions)
+        self.temperature = play_temperatures(temperature, self.decisions, every)
         unplayed = sorted(set(self.temperature) - self.decisions)
         if unplayed:
             raise ValueError(
@@ -280,8 +319,10 @@ class PolicyAgent(Agent):
             )
         self._index = self._input_index(trained, advised=advisor is not None)
         self.delegate = None
-        if self.decisions < ALL_DECISIONS:
-            self.delegate = make_bot(delegate if delegate is not None else DEFAULT_BOT, seed=seed)
+        if self.decisions < every:
+            self.delegate = make_bot(
+                delegate if delegate is not None else DEFAULT_BOT, seed=seed, game=self.game
+            )
         self.advisor = None if advisor is None else make_bot(advisor, seed=seed)
         self.wants_view = self.advisor is not None or (
             self.delegate is not None and getattr(self.delegate, "wants_view", True)
@@ -329,8 +370,9 @@ class PolicyAgent(Agent):
     def _input_index(self, trained: Mapping[str, Any] | None, advised: bool) -> np.ndarray | None:
         """Indices of the model's inputs in this env's (advised) observation vector; None when
         they are the vector itself. Checks the model's input size against the card."""
-        layout = default_layout()
-        advice = A.NUM_ACTIONS if advised else 0
+        known = game_layout(self.game)
+        layout, num_actions = known.layout, known.num_actions
+        advice = num_actions if advised else 0
         model_inputs = int(np.prod(self.model.observation_space.shape))
         if trained is None:  # no card: the model must read today's layout as it is
             if model_inputs != layout.size + advice:
@@ -340,12 +382,12 @@ class PolicyAgent(Agent):
                     f"{layout.size} observation values" + (f" + {advice} advice values" if advice else "")
                 )
             return None
-        if trained.get("num_actions") != A.NUM_ACTIONS:
+        if trained.get("num_actions") != num_actions:
             raise ModelCardError(
                 f"{self.model_path}: the model was trained on {trained.get('num_actions')} action "
-                f"ids, this environment has {A.NUM_ACTIONS}"
+                f"ids, this environment has {num_actions}"
             )
-        index = input_index(trained, layout)
+        index = input_index(trained, layout, self.game)
         if advised:  # the advice one-hot follows the observation, as in training
             index = np.concatenate([index, layout.size + np.arange(advice, dtype=np.intp)])
         if model_inputs != index.size:
@@ -405,7 +447,7 @@ class PolicyAgent(Agent):
         if self.delegate is not None or self.temperature:
             kind = getattr(view, "decision", None) if view is not None else None
             if kind is None:
-                kind = _decision_of(observation)
+                kind = _decision_of(observation, self.game)
             if kind is None:
                 raise ValueError(
                     "PolicyAgent needs the decision kind: pass view=seat_view(game, seat) "
@@ -435,7 +477,8 @@ class PolicyAgent(Agent):
         if self._index is None:
             return vector
         vector = np.asarray(vector)
-        expected = default_layout().size + (A.NUM_ACTIONS if self.advisor is not None else 0)
+        known = game_layout(self.game)
+        expected = known.layout.size + (known.num_actions if self.advisor is not None else 0)
         if vector.size != expected:
             raise ValueError(
                 f"{self.name} reads the shipped catalog's observation ({expected} values with "
@@ -604,7 +647,7 @@ def _model_options(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"temperature": per_kind or options["temperature"]}
 
 
-def make_bot(spec: Any, seed: int | None = None) -> Any:
+def make_bot(spec: Any, seed: int | None = None, game: str = games.DEFAULT_GAME) -> Any:
     """A bot (``act(observation, view=...)``, ``reset(seed=...)``) from any spec: a registered
     bot name, an import path ``module:attribute`` (a bot class or factory), a shipped model name,
     a saved model path (a ``.zip`` or a folder holding ``model.zip``), an Agent, or a callable
@@ -617,10 +660,20 @@ def make_bot(spec: Any, seed: int | None = None) -> Any:
     temperature the same way: ``"full:temperature.challenge=3"`` is
     ``load("full", temperature={"challenge": 3.0})``, ``"full:temperature=2"`` tempers every kind.
 
+    ``game``: whose bots the names are (default granujas; ``"bang-dice"``: the Bang! bots of its
+    registry); a model must be of that game (its card's ``env_version``).
+
     Raises ``ValueError`` naming what was wrong and what is accepted."""
     if isinstance(spec, str):
         spec, options = _split_options(spec)
-        if spec in REGISTRY or is_import_path(spec):
+        other_game = game != games.DEFAULT_GAME
+        if other_game and spec in available(game):
+            options.setdefault("seed", seed)
+            try:
+                return make(spec, game=game, **options)
+            except TypeError as exc:  # an option the bot does not take
+                raise ValueError(f"{game} bot {spec!r} with options {options}: {exc}") from None
+        if (spec in REGISTRY and not other_game) or is_import_path(spec):
             if accepts(factory(spec), "seed"):
                 options.setdefault("seed", seed)
             try:
@@ -629,10 +682,13 @@ def make_bot(spec: Any, seed: int | None = None) -> Any:
                 raise ValueError(f"bot {spec!r} with options {options}: {exc}") from None
         model = resolve_model(spec)
         if model is not None:
-            return PolicyAgent(model, seed=seed, **_model_options(spec, options))
+            agent = PolicyAgent(model, seed=seed, **_model_options(spec, options))
+            if agent.game != game:
+                raise ValueError(f"model {spec!r} plays {agent.game}, not {game}")
+            return agent
         what = "no model file" if spec.endswith(".zip") else "unknown agent"
         raise ValueError(
-            f"{what} {spec!r}: expected a registered bot ({', '.join(available())}), a "
+            f"{what} {spec!r}: expected a registered bot ({', '.join(available(game))}), a "
             f"shipped model ({', '.join(available_models()) or 'none shipped'}), a model path "
             "(a .zip, or a folder holding model.zip) or an import path module:attribute"
         )

@@ -1,4 +1,5 @@
-"""Single-seat Gymnasium view of the granujas AEC game, for MaskablePPO.
+"""Single-seat Gymnasium view of a game's AEC env (granujas, or any game of
+:mod:`granujas_env.games` with ``game=``), for MaskablePPO.
 
 The learner holds one seat; the other seats are played *inside* :meth:`SingleSeatEnv.step` by bots
 or frozen checkpoints drawn from an opponent pool, and so are the learner's own decisions of kinds
@@ -45,6 +46,19 @@ bluffing signal (a bluff caught on a rival's turn or at the end of the day, a ri
   Checkers that step unmasked ``action_space.sample()`` ids need it: Gymnasium's and SB3's
   ``check_env`` pass on ``SingleSeatEnv(..., illegal_reward=-1.0)``.
 
+Other games (``game="bang-dice"``, Bang! The Dice Game): the env is the game's own AEC env
+(``spec.raw_env``), the bots are the game's (names of its registry, or its models), the learner
+controls every decision kind (``decisions`` ``"full"`` or a set of the game's kinds), the seat
+rotation cycles through ``spec.tools["seat_cycle"]`` seats (840 = lcm(3..8) for Bang!, so a
+rotation covers every seat at every table size; granujas keeps 12 = lcm(2, 3, 4)) and the roles
+come with each game's deal. The reward is the game's terminal one (Bang!: ``"team"``, +1 to every
+seat of the winning side, -1 to the others); ``shaping`` and ``advisor`` are granujas-only. **A
+learner eliminated before the end** (Bang!) has no decision left: the step in which it is
+eliminated plays the rest of the game with the opponents and ends the episode with its side's
+outcome (``terminated``, the team reward), so a dead Deputy whose Sheriff wins still gets +1 and
+no no-op steps enter the rollouts. ``info`` at the end has ``won`` (its side won), ``score``
+(the reward, +1/-1), ``winners`` (the seats of the winning side), ``role`` and ``alive``.
+
 A game in which the learner never gets a decision of its kinds (possible in ``"safe"`` mode: no
 peek, steal or Sheriff's Office for that seat) is skipped inside :meth:`reset`: an episode without
 an action cannot be expressed in Gymnasium (its reward carries no signal for the learner's
@@ -64,9 +78,8 @@ import numpy as np
 
 from agents.advice import advised_vector
 from agents.base import LazyObservation
-from agents.decisions import ALL_DECISIONS, resolve_decisions
-from agents.policy import PolicyAgent, make_bot
-from agents.registry import DEFAULT_BOT
+from agents.policy import PolicyAgent, all_decisions, game_decisions, make_bot
+from granujas_env import games
 from granujas_env.env import raw_env
 from granujas_env.view import DecisionViews
 
@@ -119,8 +132,31 @@ def _spec_key(spec: Any) -> Any:
     return spec if isinstance(spec, str) else id(spec)
 
 
+class EnvViews:
+    """:class:`granujas_env.view.DecisionViews` for another game's AEC env: the seat views of
+    the pending decision (``env.seat_view``), built on first use and shared until
+    :meth:`expire`."""
+
+    __slots__ = ("env", "_views")
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self._views: dict[int, Any] = {}
+
+    def __call__(self, seat: int) -> Any:
+        """The view of ``seat`` at the pending decision."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.env.seat_view(self.env.possible_agents[seat])
+        return view
+
+    def expire(self) -> None:
+        """The game is about to move: the next call builds new views."""
+        self._views.clear()
+
+
 class SingleSeatEnv(gymnasium.Env):
-    """One seat of a granujas game as a Gymnasium env (see the module docstring).
+    """One seat of a game (granujas by default) as a Gymnasium env (see the module docstring).
 
     Args:
         num_players: players per game; a sequence (e.g. ``(2, 3, 4)``) draws one per episode.
@@ -132,7 +168,8 @@ class SingleSeatEnv(gymnasium.Env):
             players instead of ``opponents`` (uniform weights); counts must be in ``num_players``.
         delegate: spec of the bot that plays the learner's other decisions (default: the heuristic).
         seat: the learner's seat; None rotates it per episode.
-        reward: ``"win"`` or ``"score"`` (the AEC env's terminal reward).
+        reward: ``"win"`` or ``"score"`` (the AEC env's terminal reward); None: ``"win"``
+            (granujas), the game's first reward mode otherwise (Bang!: ``"team"``).
         shaping: coefficient of the potential-based score-margin shaping (0 = off).
         seed: seeds the deals, the seat rotation start, the pool draws and the bots.
         advisor: spec of a bot whose recommended action is appended to the learner's observation
@@ -141,6 +178,7 @@ class SingleSeatEnv(gymnasium.Env):
         env_kwargs: extra keyword arguments of ``granujas_env.raw_env``.
         illegal_reward: None: an illegal id raises; a number: it ends the episode with that
             reward (see the module docstring).
+        game: the game's name in :mod:`granujas_env.games` (default granujas).
     """
 
     metadata = {"render_modes": []}
@@ -155,20 +193,38 @@ class SingleSeatEnv(gymnasium.Env):
         opponents_by_players: Mapping[int, Sequence[Any]] | None = None,
         delegate: Any = None,
         seat: int | None = None,
-        reward: str = "win",
+        reward: str | None = None,
         shaping: float = 0.0,
         seed: int | None = None,
         env_fn: Callable[[int], Any] | None = None,
         env_kwargs: Mapping[str, Any] | None = None,
         advisor: Any = None,
         illegal_reward: float | None = None,
+        game: str = games.DEFAULT_GAME,
     ) -> None:
         super().__init__()
         self.player_counts = (num_players,) if isinstance(num_players, int) else tuple(num_players)
         if not self.player_counts:
             raise ValueError("num_players must name at least one player count")
-        self.decisions = resolve_decisions(decisions)
+        self.game_spec = games.get(game)
+        self.game_name = game
+        self._granujas = game == games.DEFAULT_GAME
+        if not self._granujas:
+            bad = [n for n in self.player_counts if n not in self.game_spec.players]
+            if bad:
+                allowed = self.game_spec.players
+                raise ValueError(
+                    f"{game} is played by {allowed.start}..{allowed.stop - 1} players, got {bad}"
+                )
+            if shaping:
+                raise ValueError(f"shaping is granujas' score-margin potential; {game} has none")
+            if advisor is not None:
+                raise ValueError(f"advisors are granujas bots; {game} takes none")
+        self._all_decisions = all_decisions(game)
+        self.decisions = game_decisions(decisions, game)
         self.game_length = game_length
+        if reward is None:
+            reward = "win" if self._granujas else self.game_spec.reward_modes[0]
         self.reward_mode = reward
         self.shaping = float(shaping)
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
@@ -194,7 +250,8 @@ class SingleSeatEnv(gymnasium.Env):
                 dtype=base.dtype,
             )
         self.advice: int | None = None  # the advisor's action at the learner's pending decision
-        self.pool: list[Any] = list(opponents) if opponents else [DEFAULT_BOT]
+        default_bot = self.game_spec.tools["default_bot"]
+        self.pool: list[Any] = list(opponents) if opponents else [default_bot]
         self.pool_weights: list[float] | None = (
             [float(w) for w in opponent_weights] if opponent_weights is not None else None
         )
@@ -203,9 +260,10 @@ class SingleSeatEnv(gymnasium.Env):
         self.pools_by_players = self._checked_pools(
             {n: (specs, None) for n, specs in (opponents_by_players or {}).items()}
         )
-        self.delegate_spec = delegate if delegate is not None else DEFAULT_BOT
+        self.delegate_spec = delegate if delegate is not None else default_bot
         self._rng = random.Random(seed)
-        self._seat_cursor = self._rng.randrange(12) if seed is not None else 0
+        self.seat_cycle = int(self.game_spec.tools["seat_cycle"])
+        self._seat_cursor = self._rng.randrange(self.seat_cycle) if seed is not None else 0
         self._bots: dict[Any, Any] = {}
         self._delegate: Any = None
         self._advisor: Any = None
@@ -269,7 +327,7 @@ class SingleSeatEnv(gymnasium.Env):
         key = (_spec_key(spec), seat)
         bot = self._bots.get(key)
         if bot is None:
-            bot = make_bot(spec, seed=self._rng.getrandbits(31))
+            bot = make_bot(spec, seed=self._rng.getrandbits(31), game=self.game_name)
             self._bots[key] = bot
         return bot
 
@@ -278,6 +336,8 @@ class SingleSeatEnv(gymnasium.Env):
         if env is None:
             if self._env_fn is not None:
                 env = self._env_fn(n)
+            elif not self._granujas:
+                env = self.game_spec.raw_env(num_players=n, reward=self.reward_mode, **self._env_kwargs)
             else:
                 env = raw_env(
                     num_players=n,
@@ -304,7 +364,7 @@ class SingleSeatEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-            self._seat_cursor = seed % 12
+            self._seat_cursor = seed % self.seat_cycle
             # Start over as a new env would: a bot is built on first use with a seed drawn from
             # the RNG, so bots kept from earlier games would make this reset draw (and deal)
             # otherwise than one that builds them. Models are cached by path: rebuilding is cheap.
@@ -422,7 +482,9 @@ class SingleSeatEnv(gymnasium.Env):
         it = iter(specs)
         self.opponents = [None if s == self.seat else self._bot(next(it), s) for s in range(n)]
         self._delegate = (
-            None if self.decisions >= ALL_DECISIONS else self._bot(self.delegate_spec, "delegate")
+            None
+            if self.decisions >= self._all_decisions
+            else self._bot(self.delegate_spec, "delegate")
         )
         self._advisor = (
             self._bot(self.advisor_spec, "advisor") if self.advisor_spec is not None else None
@@ -430,7 +492,8 @@ class SingleSeatEnv(gymnasium.Env):
         game_seed = options.get("game_seed", self._rng.getrandbits(63))
         self.env.reset(seed=int(game_seed))
         self.game = self.env.game
-        self._views = DecisionViews(self.game)  # one lazy view per seat and decision, shared
+        # one (lazy) view per seat and decision, shared
+        self._views = DecisionViews(self.game) if self._granujas else EnvViews(self.env)
         self.agent = self.env.possible_agents[self.seat]
         bots = [*self.opponents, self._delegate, self._advisor]
         for bot in {id(b): b for b in bots if b is not None}.values():
@@ -466,7 +529,7 @@ class SingleSeatEnv(gymnasium.Env):
         num_actions = self.action_space.n
         deciders, views, step = self._deciders, self._views, self._step_env
         while not game.game_over:
-            frame = game.stack[-1]
+            frame = game.decision
             seat = frame.player
             if seat == learner and frame.kind in decisions:
                 return
@@ -534,6 +597,8 @@ class SingleSeatEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         game = self.game
         info: dict[str, Any] = {"seat": self.seat, "num_players": game.num_players}
+        if not self._granujas:
+            return self._team_info(info)
         if game.game_over:
             info["won"] = int(game.winner == self.seat)
             info["score"] = list(game.scores or [])[self.seat]
@@ -543,5 +608,25 @@ class SingleSeatEnv(gymnasium.Env):
             info["learner_steps"] = self.learner_steps
             info["opponents"] = [s if isinstance(s, str) else repr(s) for s in self.opponent_specs]
         else:
-            info["decision"] = game.stack[-1].kind
+            info["decision"] = game.decision.kind
+        return info
+
+    def _team_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`_info` of a team game: the learner's role; at the end whether its side won,
+        its reward, the winning seats and who is alive (see the module docstring)."""
+        game = self.game
+        info["role"] = game.roles[self.seat]
+        outcome = self.game_spec.outcome(game)
+        if outcome is None:
+            info["decision"] = game.decision.kind
+            return info
+        returns = outcome.returns()
+        info["won"] = int(self.seat in outcome.winners)
+        info["score"] = returns[self.seat]
+        info["scores"] = returns
+        info["winners"] = sorted(outcome.winners)
+        info["alive"] = bool(game.alive[self.seat])
+        info["env_steps"] = self.env_steps
+        info["learner_steps"] = self.learner_steps
+        info["opponents"] = [s if isinstance(s, str) else repr(s) for s in self.opponent_specs]
         return info

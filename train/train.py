@@ -1,4 +1,5 @@
-"""Train a granujas bot with sb3-contrib MaskablePPO on the single-seat wrapper.
+"""Train a bot (granujas, or Bang! The Dice Game with ``--game bang-dice``) with sb3-contrib
+MaskablePPO on the single-seat wrapper.
 
     python -m train.train --mode bluff --steps 200000 --seed 0 --out runs/bluffer
     python -m train.train --mode safe  --minutes 12 --out runs/safecracker
@@ -6,6 +7,15 @@
     python -m train.train --mode bluff --quick                      # CI smoke run, < 1 minute
     python -m train.train --mode bluff --steps 50000 --resume runs/bluffer/checkpoints/ckpt_20000_steps.zip
     python -m train.train --mode full --advisor heuristic --init-from full --kl-coef 0.02 --league
+    python -m train.train --game bang-dice --players 5 --minutes 40 --out runs/bang_train/run
+
+Games: ``--game`` (default granujas) names a game of :mod:`granujas_env.games`. For
+``bang-dice`` the learner plays every decision (``--mode full``), the bots are Bang!'s
+(``heuristic``, ``random``, Bang! models), ``--players`` takes 3..8, the reward is ``team`` (+1 to
+every seat of the winning side, eliminated ones included, -1 to the others; a learner eliminated
+early ends its episode with the outcome of the game played out by the others, see
+:mod:`train.single_seat`), no shaping, no advisor; the card records ``env_version``
+``bang_dice_v0`` and the Bang! observation layout.
 
 Modes (the decision kinds the learner controls; its other decisions are played by ``--delegate``,
 the heuristic by default): ``bluff`` = Plan (card, slot) and challenges; ``safe`` = peek, mark,
@@ -93,10 +103,9 @@ import numpy as np
 
 from agents.decisions import MODES
 from agents.model_card import ModelCardError, find_card, layout_record, read_card, trained_layout
-from agents.policy import PolicyAgent, make_bot, resolve_model
-from agents.registry import DEFAULT_BOT
+from agents.policy import PolicyAgent, all_decisions, make_bot, resolve_model
+from granujas_env import games
 from granujas_env.cli import run_main
-from granujas_env.version import ENV_NAME
 from train.single_seat import SingleSeatEnv
 
 __all__ = [
@@ -161,8 +170,14 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m train.train",
-        description="Train a granujas bot with MaskablePPO (single-seat wrapper).",
+        description="Train a granujas (or Bang!) bot with MaskablePPO (single-seat wrapper).",
         formatter_class=_HelpFormatter,
+    )
+    p.add_argument(
+        "--game",
+        choices=games.available(),
+        default=games.DEFAULT_GAME,
+        help="the game (bang-dice: every decision, team reward, players 3-8)",
     )
     p.add_argument(
         "--mode", choices=sorted(MODES), default="full", help="decision kinds the learner controls"
@@ -290,20 +305,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--players",
         default="4",
-        help="players per game, 2-4; a comma list (e.g. 2,3,4) draws one per episode",
+        help="players per game, 2-4 (bang-dice: 3-8); a comma list (e.g. 2,3,4) draws one per "
+        "episode",
     )
     p.add_argument("--length", choices=("short", "long"), default="short", help="game length")
     p.add_argument(
         "--reward",
-        choices=("win", "score"),
-        default="score",
-        help="terminal reward: win (+1/-1/(N-1)) or score (margin over the best rival)",
+        choices=("win", "score", "team"),
+        default=None,
+        help="terminal reward: win (+1/-1/(N-1)) or score (margin over the best rival); default "
+        "score; bang-dice: team (the only one)",
     )
     p.add_argument(
         "--shaping",
         type=float,
-        default=1.0,
-        help="potential-based shaping on the current score margin (0 = off)",
+        default=None,
+        help="potential-based shaping on the current score margin (0 = off; default 1; "
+        "bang-dice: 0, the only value)",
     )
     p.add_argument(
         "--n-envs",
@@ -374,15 +392,52 @@ def _split(text: str | None) -> list[str]:
     return [t.strip() for t in (text or "").split(",") if t.strip()]
 
 
-def _players(text: str) -> tuple[int, ...]:
-    """``--players``: a comma list of player counts 2-4 (ValueError otherwise)."""
+def _players(text: str, game: str = games.DEFAULT_GAME) -> tuple[int, ...]:
+    """``--players``: a comma list of player counts of ``game`` (granujas 2-4; ValueError
+    otherwise)."""
     try:
         players = tuple(int(p) for p in _split(text))
     except ValueError:
         players = ()
+    if game != games.DEFAULT_GAME:
+        allowed = games.get(game).players
+        if not players or any(n not in allowed for n in players):
+            raise ValueError(
+                f"--players of {game} must be {allowed.start}..{allowed.stop - 1}, or a comma list "
+                f"of them; got {text!r}"
+            )
+        return players
     if not players or any(not 2 <= n <= 4 for n in players):
         raise ValueError(f"--players must be 2, 3 or 4, or a comma list of them (e.g. 2,4); got {text!r}")
     return players
+
+
+def game_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The game-dependent settings of ``args``: ``reward``, ``shaping``, the ``default_bot``
+    and the env version; ValueError for a setting the game does not have."""
+    spec = games.get(args.game)
+    if args.game == games.DEFAULT_GAME:
+        return {
+            "reward": args.reward or "score",
+            "shaping": 1.0 if args.shaping is None else args.shaping,
+            "default_bot": spec.tools["default_bot"],
+            "env_version": spec.env_name,
+        }
+    if args.reward is not None and args.reward not in spec.reward_modes:
+        raise ValueError(f"--reward of {args.game} must be one of {list(spec.reward_modes)}, got {args.reward!r}")
+    if args.shaping:
+        raise ValueError(f"--shaping is granujas' score-margin potential; {args.game} takes none")
+    for flag, value in (("--advisor", args.advisor), ("--init-from", args.init_from)):
+        if value is not None:
+            raise ValueError(f"{flag} is not available with --game {args.game}")
+    if args.mode != "full":
+        raise ValueError(f"--mode of {args.game} is full (the learner plays every decision), got {args.mode!r}")
+    return {
+        "reward": args.reward or spec.reward_modes[0],
+        "shaping": 0.0,
+        "default_bot": spec.tools["default_bot"],
+        "env_version": spec.env_name,
+    }
 
 
 def _opponents_for(items: Sequence[str], players: tuple[int, ...]) -> dict[int, list[str]]:
@@ -405,7 +460,7 @@ def _opponents_for(items: Sequence[str], players: tuple[int, ...]) -> dict[int, 
     return pools
 
 
-def _resume_path(text: str) -> Path:
+def _resume_path(text: str, game: str = games.DEFAULT_GAME) -> Path:
     """``--resume``: the model ``.zip`` it names, checked to be one this env can train further."""
     path = resolve_model(text)
     if path is None:
@@ -416,11 +471,12 @@ def _resume_path(text: str) -> Path:
     card_path = find_card(path)
     if card_path is not None:
         trained = trained_layout(read_card(card_path), card_path)
-        current = layout_record()
+        current = layout_record(game=game)
         same = all(trained.get(k) == current[k] for k in ("decision_kinds", "pieces", "num_actions"))
         if not same:
+            env_name = games.get(game).env_name
             raise ModelCardError(
-                f"--resume: {path} was trained on another observation layout than {ENV_NAME}'s "
+                f"--resume: {path} was trained on another observation layout than {env_name}'s "
                 f"(see {card_path}); it can be played, not trained further"
             )
     return path
@@ -498,8 +554,10 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
     for folder in _split(args.follow):
         if Path(folder).exists() and not Path(folder).is_dir():
             raise ValueError(f"--follow takes folders (they may not exist yet), got {folder!r}")
-    players = _players(args.players)
+    players = _players(args.players, args.game)
+    settings = game_settings(args)
     checked = {
+        "settings": settings,
         "players": players,
         "opponents_for": _opponents_for(args.opponents_for, players),
         "resume": None,
@@ -512,7 +570,7 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
             "--net cannot change a resumed model's network: leave it out with --resume"
         )
     if args.resume:
-        checked["resume"] = _resume_path(args.resume)
+        checked["resume"] = _resume_path(args.resume, args.game)
     if args.init_from:
         checked["init_from"] = _init_from_agent(args.init_from, args.advisor)
     # every bot spec builds (names, import paths, models), so a typo fails before the run starts
@@ -525,7 +583,7 @@ def validate(args: argparse.Namespace) -> dict[str, Any]:
     ):
         for spec in specs:
             try:
-                make_bot(spec)
+                make_bot(spec, game=args.game)
             except (ValueError, FileNotFoundError) as exc:
                 raise ValueError(f"{flag}: {exc}") from None
     return checked
@@ -681,8 +739,9 @@ def make_env_fn(
     shaping: float,
     seed: int,
     advisor: Any = None,
+    game: str = games.DEFAULT_GAME,
 ):
-    """A picklable factory of one :class:`SingleSeatEnv` (for ``SubprocVecEnv``)."""
+    """A picklable factory of one :class:`SingleSeatEnv` (for ``SubprocVecEnv``) of ``game``."""
 
     def _init() -> SingleSeatEnv:
         if multiprocessing.parent_process() is not None:
@@ -701,6 +760,7 @@ def make_env_fn(
             shaping=shaping,
             seed=seed + 1000 * rank,
             advisor=advisor,
+            game=game,
         )
         env._seat_cursor = rank  # envs start their seat rotation at different seats
         return env
@@ -898,7 +958,7 @@ def _callbacks(
             for path in (p for d in _split(args.follow) for p in newest_models(Path(d), keep)):
                 if path not in followed:
                     try:  # the other run may still be writing it: tried again after each rollout
-                        make_bot(path)
+                        make_bot(path, game=args.game)
                     except Exception as exc:  # noqa: BLE001 - an unreadable file is only skipped
                         if path not in self.unreadable:
                             self.unreadable.add(path)
@@ -1084,19 +1144,24 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--until {args.until} has passed")
     out.mkdir(parents=True, exist_ok=True)
     players = checked["players"]
-    bots = _split(args.opponents) or ([DEFAULT_BOT, "random"] if args.league else [DEFAULT_BOT])
-    delegate = args.delegate or DEFAULT_BOT
+    settings = checked["settings"]
+    default_bot = settings["default_bot"]
+    bots = _split(args.opponents) or ([default_bot, "random"] if args.league else [default_bot])
+    delegate = args.delegate or default_bot
     weights = None
     bots_by_players = checked["opponents_for"]
     state: dict[str, Any] = {"bots": bots, "bots_by_players": bots_by_players}
     command = "python -m train.train " + " ".join(shlex.quote(a) for a in argv)
     card: dict[str, Any] = {
         "name": out.name,
-        "env_version": ENV_NAME,
-        "observation_layout": layout_record(),
+        "game": args.game,
+        "env_version": settings["env_version"],
+        "observation_layout": layout_record(game=args.game),
         "command": command,
         "mode": args.mode,
-        "decisions": sorted(MODES[args.mode]),
+        "decisions": sorted(
+            MODES[args.mode] if args.game == games.DEFAULT_GAME else all_decisions(args.game)
+        ),
         "delegate": None if args.mode == "full" else delegate,
         "advisor": args.advisor,
         "opponents": bots,
@@ -1105,8 +1170,8 @@ def main(argv: list[str] | None = None) -> int:
         "follow": _split(args.follow),
         "players": list(players),
         "game_length": args.length,
-        "reward": args.reward,
-        "shaping": args.shaping,
+        "reward": settings["reward"],
+        "shaping": settings["shaping"],
         "seed": args.seed,
         "algorithm": "sb3_contrib.MaskablePPO (MlpPolicy)",
         "hyperparameters": {"n_envs": n_envs, "vec_env": vec_kind},  # + the model's, below
@@ -1152,10 +1217,11 @@ def main(argv: list[str] | None = None) -> int:
             weights=weights,
             delegate=delegate,
             opponents_by_players=bots_by_players,
-            reward=args.reward,
-            shaping=args.shaping,
+            reward=settings["reward"],
+            shaping=settings["shaping"],
             seed=args.seed,
             advisor=args.advisor,
+            game=args.game,
         )
         for i in range(n_envs)
     ]
