@@ -33,8 +33,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
-__all__ = ["GameAECEnv", "CheckedOrderEnforcingWrapper", "EnvState", "wrap", "shown", "copy_random"]
+__all__ = [
+    "GameAECEnv", "CheckedOrderEnforcingWrapper", "EnvState", "TurnBasedParallelEnv", "wrap",
+    "shown", "copy_random",
+]
 
 RENDER_MODES = ("human", "ansi")
 
@@ -66,19 +70,116 @@ def wrap(environment: GameAECEnv) -> AECEnv:
 
 
 class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order enforcing, with the raw env's errors for every bad step: each step is
-    checked by :meth:`GameAECEnv.check_action` first, so only an in-range id that the pending
-    decision does not allow reaches ``TerminateIllegalWrapper``."""
+    """PettingZoo's order enforcing, with the raw env's errors for every bad step.
+
+    PettingZoo's ``AssertOutOfBoundsWrapper`` would give a bare ``AssertionError`` for a wrong
+    type or an out-of-range id, ``TerminateIllegalWrapper`` would index its mask with None or True,
+    and ``OrderEnforcingWrapper`` only warns of a step after the end. Here every step is checked by
+    :meth:`GameAECEnv.check_action` first, so only an in-range id that the pending decision does
+    not allow reaches ``TerminateIllegalWrapper`` (which ends the game). ``observe()`` and
+    ``last()`` before ``reset`` raise RuntimeError, and ``agent_selection`` assigned here is the
+    unwrapped env's (so the next step raises, as on the raw env).
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The wrappers read agent_selection from the unwrapped env; a copy kept on this wrapper
+        # would hide it, and the next step would be judged for the real agent. Passed on, it
+        # makes the next step raise the raw env's RuntimeError, as when set on the raw env.
+        if name == "agent_selection":
+            unwrapped = self.unwrapped
+            unwrapped.agent_selection = value
+            if self._has_reset and isinstance(value, str) and value in unwrapped.agents:
+                # TerminateIllegalWrapper judges the next step by the mask it observed last
+                self.env.observe(value)
+        else:
+            super().__setattr__(name, value)
+
+    def __deepcopy__(self, memo: dict) -> CheckedOrderEnforcingWrapper:
+        if not memo:
+            # The root of the copy: the wrappers hold no part of the game, so the unwrapped env
+            # is copied first as if alone (its game's fast clone()), and the wrappers share it.
+            inner: dict = {}
+            copy.deepcopy(self.unwrapped, inner)
+            memo.update(inner)
+        clone = self.__class__.__new__(self.__class__)
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            clone.__dict__[key] = copy.deepcopy(value, memo)
+        return clone
 
     def step(self, action: Any) -> None:
         super().step(self.unwrapped.check_action(action))
+
+    def observe(self, agent: str) -> Any:
+        self._require_reset("observe")
+        return super().observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)
+
+    def _require_reset(self, method: str) -> None:
+        """RuntimeError for ``method`` before reset (PettingZoo's wrappers give a bare
+        AssertionError for observe() and an AttributeError for last())."""
+        if not self._has_reset:
+            raise RuntimeError(f"{method}() before reset(): call reset() before using the environment")
 
     def set_state(self, snapshot: EnvState) -> None:
         """Restore a :meth:`GameAECEnv.state` snapshot through the wrappers."""
         self.unwrapped.set_state(snapshot)
         self._has_reset = self._has_updated = True
-        # TerminateIllegalWrapper judges the next step by the mask it observed last
+        # TerminateIllegalWrapper judges the next step by the mask it observed last: show it the
+        # restored one.
         self.env.observe(self.unwrapped.agent_selection)
+
+
+class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
+    """A turn-based AEC env as a PettingZoo ``ParallelEnv``: PettingZoo's
+    ``turn_based_aec_to_parallel`` (``aec_to_parallel`` refuses an env that is not
+    ``is_parallelizable``), with a clear error for a missing action and without writing into the
+    AEC env's infos.
+
+    One agent acts at a time: each ``step(actions)`` applies ``actions[acting]`` for the acting
+    agent and ignores every other agent's action (give them any id, or leave them out). The acting
+    agent is ``infos[agent]["active_agent"]`` (``""`` once the game is over), the one agent whose
+    ``action_mask`` is not all zeros. ``step`` returns the observation, reward (of that step: the
+    terminal rewards at the end), termination, truncation and info of every agent; after the last
+    step ``agents`` is empty.
+    """
+
+    def reset(
+        self, seed: int | None = None, options: dict | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        observations, infos = super().reset(seed=seed, options=options)
+        return observations, self._infos_with_active(infos)
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        aec = self.aec_env
+        if not self.agents:
+            raise aec.unwrapped.game_over_error("the game is over: call reset() to play again")
+        acting = aec.agent_selection
+        if acting not in actions:
+            raise ValueError(
+                f"no action for {acting}, the agent that acts now (one agent acts at a time; the "
+                f"others' actions are ignored); got actions for {sorted(actions)}"
+            )
+        aec.step(actions[acting])
+        rewards = dict(aec.rewards)
+        terminations = dict(aec.terminations)
+        truncations = dict(aec.truncations)
+        infos = dict(aec.infos)
+        observations = {agent: aec.observe(agent) for agent in aec.agents}
+        while aec.agents and (
+            aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]
+        ):
+            aec.step(None)  # the dead steps of the agents that are done
+        self.agents = aec.agents[:]
+        return observations, rewards, terminations, truncations, self._infos_with_active(infos)
+
+    def _infos_with_active(self, infos: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """``infos`` with ``active_agent`` added to copies (the AEC env's own stay as they are)."""
+        active = self.aec_env.agent_selection if self.agents else ""
+        return {agent: {**info, "active_agent": active} for agent, info in infos.items()}
 
 
 class EnvState:
@@ -95,7 +196,7 @@ class EnvState:
     def __repr__(self) -> str:
         decision = self._game.decision
         where = "game over" if decision is None else f"{decision.kind!r} of seat {decision.player}"
-        return f"EnvState({self._key[0]!r}, {where})"
+        return f"EnvState({self._game.num_players} players, reward={self._key[1]!r}, {where})"
 
 
 class GameAECEnv(AECEnv):
@@ -335,12 +436,15 @@ class GameAECEnv(AECEnv):
         TypeError for anything but a snapshot, ValueError for one of another configuration."""
         if not isinstance(snapshot, EnvState):
             raise TypeError(f"set_state() takes a snapshot from state(), got {type(snapshot).__name__}")
-        if snapshot._key != self._state_key():
-            raise ValueError(
-                f"the snapshot is of {snapshot._key!r}; this env plays {self._state_key()!r}"
-            )
+        self._check_state_key(snapshot._key)
         self.game = snapshot._game.clone()
         self.__dict__.update(self._copy_bookkeeping(snapshot._book))
+
+    def _check_state_key(self, key: tuple) -> None:
+        """ValueError unless a snapshot of ``key`` can be restored here (a game may accept equal
+        data loaded twice, or word the refusal its own way)."""
+        if key != self._state_key():
+            raise ValueError(f"the snapshot is of {key!r}; this env plays {self._state_key()!r}")
 
     @staticmethod
     def _copy_bookkeeping(source: dict[str, Any]) -> dict[str, Any]:
@@ -356,11 +460,16 @@ class GameAECEnv(AECEnv):
         return book
 
     def __deepcopy__(self, memo: dict) -> GameAECEnv:
+        # Copied alone (an empty memo), nothing else can point into the game: its clone() is the
+        # same and faster. Inside a larger object (train.single_seat holds the env and its game),
+        # the game goes through the memo, so that the copy's references stay one game.
+        alone = not memo
         clone = self.__class__.__new__(self.__class__)
         memo[id(self)] = clone
         for key, value in self.__dict__.items():
             if key == "game":
-                value = None if value is None else value.clone()
+                if value is not None:
+                    value = value.clone() if alone else copy.deepcopy(value, memo)
             elif key == "_seeds":
                 value = copy_random(value)
             elif key not in self._SHARED:
