@@ -1,6 +1,6 @@
-"""granujas: 3000 Granujas (3000 Scoundrels) as a PettingZoo AEC environment.
+"""granujas: 3000 Granujas (3000 Scoundrels) and Bang! The Dice Game as PettingZoo AEC environments.
 
-Importing the package registers three environments:
+Importing the package registers four environments:
 
 - ``pettingzoo.make("aec", "granujas/granujas-v1", num_players=3)``: the wrapped AEC env
   (:func:`granujas_env.env`). PettingZoo's registry (1.27) finds environments only by a prior
@@ -13,10 +13,13 @@ Importing the package registers three environments:
   ``[train]`` extra). Gymnasium 1.x reads no entry points either, but imports the module named
   before a colon: ``gymnasium.make("granujas_env:granujas/SingleSeat-v0", ...)`` works without
   a prior import.
+- ``pettingzoo.make("aec", "granujas/bang-dice-v0", num_players=5)``: Bang! The Dice Game
+  (:mod:`granujas_env.bang_dice`, its env module loaded when made).
 """
 
 import gymnasium
 
+from . import bang_dice  # noqa: F401 - registers granujas/bang-dice-v0
 from .env import env, parallel_env, raw_env
 from .version import ENV_ID, ENV_NAME, ENV_VERSION
 
