@@ -6,7 +6,9 @@ their own bots without editing the registry.
 
 The registry holds granujas' bots. Another game's bots are found through its spec
 (:mod:`granujas_env.games`, ``tools["registry"]``): ``make("heuristic", game="bang-dice")``,
-``available(game="bang-dice")``.
+``available(game="bang-dice")``. The bots that play any game through its text interface
+(:data:`EVERY_GAME`: ``human``, ``llm``) are offered for every game:
+``make("llm", game="bang-dice", url=...)``.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from agents.safecracker import SafecrackerAgent, SafeSearchAgent
 from agents.search import ISMCTSAgent
 from agents.styles import STYLES
 from granujas_env import games
-from granujas_env.engine.game import Game
-from granujas_env.view import SeatView, seat_view
+from granujas_env.protocol import GameState
 
 __all__ = [
     "REGISTRY",
+    "EVERY_GAME",
     "DEFAULT_BOT",
     "register",
     "make",
@@ -42,6 +44,10 @@ __all__ = [
 #: Bot name -> callable returning an :class:`Agent`. Later bots add themselves with
 #: :func:`register` (or by editing ``agents/__init__.py``).
 REGISTRY: dict[str, Callable[..., Agent]] = {}
+
+#: Bots of every game (they read the game's text interface from the seat view they are
+#: handed): offered by :func:`available` and :func:`make` whatever the game.
+EVERY_GAME: dict[str, Callable[..., Agent]] = {"human": HumanAgent, "llm": LLMAgent}
 
 #: The bot that plays the decisions a trained policy does not control, and the default opponent.
 DEFAULT_BOT = "heuristic"
@@ -69,10 +75,11 @@ def _game_bots(game: str) -> Any:
 
 
 def available(game: str = games.DEFAULT_GAME) -> list[str]:
-    """Sorted names of the registered bots of ``game`` (default granujas)."""
+    """Sorted names of the registered bots of ``game`` (default granujas), the bots of every
+    game (:data:`EVERY_GAME`) included."""
     if game == games.DEFAULT_GAME:
         return sorted(REGISTRY)
-    return sorted(_game_bots(game).available())
+    return sorted({*_game_bots(game).available(), *EVERY_GAME})
 
 
 def is_import_path(spec: object) -> bool:
@@ -128,9 +135,14 @@ def accepts(fn: Callable[..., Any], argument: str) -> bool:
 def make(name: str, *, game: str = games.DEFAULT_GAME, **kwargs: Any) -> Agent:
     """Build the bot registered as ``name`` (or named by an import path ``module:attribute``)
     with ``kwargs`` (e.g. ``make("random", seed=0)``); ``game``: whose bots (default granujas;
-    ``make("heuristic", game="bang-dice")`` is the Bang! heuristic)."""
+    ``make("heuristic", game="bang-dice")`` is the Bang! heuristic; a bot of every game,
+    :data:`EVERY_GAME`, plays any game unless the game's own bots use its name)."""
     if game != games.DEFAULT_GAME and not is_import_path(name):
-        bot = _game_bots(game).make(name, **kwargs)
+        bots = _game_bots(game)
+        if name in EVERY_GAME and name not in bots.available():
+            bot = EVERY_GAME[name](**kwargs)
+        else:
+            bot = bots.make(name, **kwargs)
     else:
         bot = factory(name)(**kwargs)
     if not (callable(getattr(bot, "act", None)) and callable(getattr(bot, "reset", None))):
@@ -141,27 +153,26 @@ def make(name: str, *, game: str = games.DEFAULT_GAME, **kwargs: Any) -> Agent:
     return bot
 
 
-def ask(bot: Agent, observation: Mapping[str, Any], game: Game,
-        view: SeatView | None = None) -> int:
+def ask(bot: Agent, observation: Mapping[str, Any], game: GameState, view: Any = None) -> int:
     """The action ``bot`` chooses at ``game``'s pending decision, asked the way every driver asks
     (:func:`agents.driver.play_game`): the deciding seat's ``view`` to a bot that wants one (built
-    with :func:`~granujas_env.view.seat_view` when not given), and the live game, as
-    ``game=game``, to a bot that declares ``needs_game`` (the search bot samples the hidden
+    by the game's spec, :func:`granujas_env.games.of_state`, when not given), and the live game,
+    as ``game=game``, to a bot that declares ``needs_game`` (the search bot samples the hidden
     information its seat may not know from it; agents/search.py says why that is leak-free).
     Front ends (the terminal, the browser server) call this instead of ``bot.act`` so that every
-    registered bot can be seated in them."""
+    bot of every game can be seated in them."""
     if game.decision is None:
         raise ValueError("the game is over: there is no decision to ask for")
     if view is None and getattr(bot, "wants_view", True):
-        view = seat_view(game, game.decision.player)
+        view = games.of_state(game).seat_view(game, game.decision.player)
     if getattr(bot, "needs_game", False):
         return int(bot.act(observation, view=view, game=game))
     return int(bot.act(observation, view=view))
 
 
 # People and language models as players (granujas_env.text): a terminal seat, a chat endpoint
-register("human", HumanAgent)
-register("llm", LLMAgent)
+for _name, _bot in EVERY_GAME.items():
+    register(_name, _bot)
 # Gauntlet styles (agents/styles.py): the heuristic with one habit changed, style_<name>
 for _name, _style in STYLES.items():
     register(_name, _style)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["DEFAULT_GAME", "GAMES", "available", "get", "by_env_id"]
+__all__ = ["DEFAULT_GAME", "GAMES", "available", "get", "by_env_id", "of_state", "load"]
 
 DEFAULT_GAME = "granujas"
 
@@ -22,6 +22,7 @@ GAMES: dict[str, str] = {
 }
 
 _loaded: dict[str, Any] = {}
+_by_state_type: dict[type, Any] = {}
 
 
 def available() -> list[str]:
@@ -36,10 +37,16 @@ def get(name: str = DEFAULT_GAME) -> Any:
         return spec
     if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(available())}")
-    module_name, _, attribute = GAMES[name].partition(":")
-    spec = getattr(importlib.import_module(module_name), attribute)
+    spec = load(GAMES[name])
     _loaded[name] = spec
     return spec
+
+
+def load(path: str) -> Any:
+    """The object named by an import path ``"module:attribute"`` (how the specs and this
+    registry name what they do not import)."""
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 def by_env_id(env_id: str) -> Any:
@@ -50,3 +57,18 @@ def by_env_id(env_id: str) -> Any:
             return spec
     ids = ", ".join(get(name).env_id for name in available())
     raise ValueError(f"no game has the env id {env_id!r}; the ids are: {ids}")
+
+
+def of_state(game: object) -> Any:
+    """The spec of the game whose state ``game`` is (its ``state_type``); TypeError naming the
+    games for anything that is no game's state."""
+    spec = _by_state_type.get(type(game))
+    if spec is not None:
+        return spec
+    for name in available():
+        spec = get(name)
+        if isinstance(game, spec.state_type):
+            _by_state_type[type(game)] = spec
+            return spec
+    raise TypeError(f"expected the state of one of the games ({', '.join(available())}), "
+                    f"got {type(game).__name__}")

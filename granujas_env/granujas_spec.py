@@ -35,10 +35,17 @@ class GranujasSpec:
     env_name = ENV_NAME
     players = range(2, A.MAX_PLAYERS + 1)
     num_actions = A.NUM_ACTIONS
+    state_type = Game
     decision_kinds = DECISION_KINDS
     reward_modes = REWARD_MODES
     # the bots are named, not imported: bots build on envs (agents.registry makes them)
-    tools = {"default_bot": "heuristic", "registry": "agents.registry:make", "seat_cycle": 12}
+    # text: the text interface of granujas_env.core.textio (a module that builds on the envs)
+    tools = {
+        "default_bot": "heuristic",
+        "registry": "agents.registry:make",
+        "text": "granujas_env.text:TEXT",
+        "seat_cycle": 12,
+    }
 
     def make_config(self, num_players: int, **options: Any) -> GameConfig:
         return GameConfig(num_players, **options)

@@ -91,6 +91,7 @@ class GameSpec(Protocol):
     env_name: str
     players: range
     num_actions: int
+    state_type: type  # the class of the game's states (GameState)
     decision_kinds: Mapping[str, str]
     reward_modes: tuple[str, ...]
     tools: Mapping[str, Any]

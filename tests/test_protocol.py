@@ -10,6 +10,7 @@ import pytest
 
 from granujas_env import games
 from granujas_env.codecs import ObservationLayout
+from granujas_env.core import textio
 from granujas_env.core.aec import GameAECEnv, wrap
 from granujas_env.engine import actions as A
 from granujas_env.engine.game import (
@@ -147,3 +148,15 @@ def test_wrap_ends_the_game_on_an_illegal_in_range_id():
     environment.step(int(np.flatnonzero(mask == 0)[0]))
     assert environment.rewards[mover] == -1
     assert all(environment.terminations.values())
+
+
+@pytest.mark.parametrize("name", ["granujas", "bang-dice"])
+def test_each_spec_names_its_text_interface_and_state_type(name):
+    spec = games.get(name)
+    text = textio.text_game(name)
+    assert text is games.load(spec.tools["text"]) and text.name == name
+    game = spec.new_game(spec.make_config(4), seed=1)
+    assert games.of_state(game) is spec
+    assert textio.text_for(spec.seat_view(game, 0)) is text
+    with pytest.raises(ValueError, match="unknown game 'chess'; the games are: bang-dice, granujas"):
+        textio.text_game("chess")

@@ -305,6 +305,6 @@ class BangText(TextGameBase):
     outcome_text = staticmethod(final_text)
 
 
-#: the text interface of Bang! The Dice Game (granujas_env.core.textio.TEXT_GAMES)
+#: the text interface of Bang! The Dice Game (its spec's tools["text"])
 TEXT = BangText("bang-dice", "Bang! The Dice Game", BangView, rules_summary=RULES_SUMMARY,
                 answer_help=ANSWER_HELP, yes_no=(A.YES, A.NO))

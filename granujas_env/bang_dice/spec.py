@@ -24,14 +24,16 @@ class BangDiceSpec:
     env_name = ENV_VERSION
     players = range(3, A.MAX_PLAYERS + 1)
     num_actions = A.NUM_ACTIONS
+    state_type = BangGame
     decision_kinds = DECISION_KINDS
     reward_modes = bang_env.REWARD_MODES
-    # the bots are named, not imported: bots build on envs. seat_cycle: lcm(3..8), a full
+    # the bots and the text interface are named, not imported: they build on envs. seat_cycle: lcm(3..8), a full
     # rotation of seats at every table size.
     tools = {
         "default_bot": "heuristic",
         "registry": "agents.bang_dice:make",
         "stats": "granujas_env.bang_dice.stats",
+        "text": "granujas_env.bang_dice.prompts:TEXT",
         "seat_cycle": 840,
     }
 

@@ -1,8 +1,8 @@
 """Text for people and language models, shared by every game: menus, answers, and each game's
 text interface found by name.
 
-A game's text interface (:class:`TextGame`, one object per game, registered in
-:data:`TEXT_GAMES` as ``"module:attribute"`` and imported on first use) turns a seat's view into
+A game's text interface (:class:`TextGame`, one object per game, named by its spec's
+``tools["text"]`` as ``"module:attribute"`` and imported on first use) turns a seat's view into
 words: the narration of the public events, the table as the seat sees it, the decision in plain
 words and the menu of legal actions (:class:`MenuItem`). The tools that show a game to a person
 or a model (``python -m granujas_env.play``, :mod:`agents.human`, :mod:`agents.llm`,
@@ -15,7 +15,6 @@ two different answers in one reply are invalid.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -26,7 +25,6 @@ from .. import games
 __all__ = [
     "ECHO_LIMIT",
     "NO_WORDS",
-    "TEXT_GAMES",
     "YES_WORDS",
     "MenuItem",
     "TextGame",
@@ -134,26 +132,17 @@ class TextGameBase:
         return f"<text interface of {self.name}>"
 
 
-#: game name (granujas_env.games) -> import path of its text interface
-TEXT_GAMES: dict[str, str] = {
-    "granujas": "granujas_env.text:TEXT",
-    "bang-dice": "granujas_env.bang_dice.prompts:TEXT",
-}
 _loaded: dict[str, Any] = {}
 _by_view: dict[type, Any] = {}
 
 
 def text_game(name: str = games.DEFAULT_GAME) -> Any:
-    """The text interface of the game ``name`` (ValueError naming the games otherwise)."""
+    """The text interface of the game ``name`` (its spec's ``tools["text"]``; ValueError naming
+    the games otherwise)."""
     found = _loaded.get(name) if isinstance(name, str) else None
-    if found is not None:
-        return found
-    if not isinstance(name, str) or name not in TEXT_GAMES:
-        raise ValueError(f"no text interface for the game {name!r}; the games with one are: "
-                         f"{', '.join(sorted(TEXT_GAMES))}")
-    module_name, _, attribute = TEXT_GAMES[name].partition(":")
-    found = getattr(importlib.import_module(module_name), attribute)
-    _loaded[name] = found
+    if found is None:
+        found = games.load(games.get(name).tools["text"])
+        _loaded[name] = found
     return found
 
 
@@ -163,12 +152,12 @@ def text_for(view: object) -> Any:
     found = _by_view.get(type(view))
     if found is not None:
         return found
-    for name in TEXT_GAMES:
+    for name in games.available():
         candidate = text_game(name)
         if isinstance(view, candidate.view_type):
             _by_view[type(view)] = candidate
             return candidate
-    raise TypeError(f"expected a seat view of one of the games ({', '.join(sorted(TEXT_GAMES))}),"
+    raise TypeError(f"expected a seat view of one of the games ({', '.join(games.available())}),"
                     f" got {type(view).__name__}: pass view=env.seat_view(agent)")
 
 

@@ -77,8 +77,11 @@ class TableKind:
         raise NotImplementedError
 
     def ask(self, bot: Agent, env: Any, game: Any) -> int:
-        """The bot's answer at the pending decision, asked as every driver asks."""
-        raise NotImplementedError
+        """The bot's answer at the pending decision, asked as every driver asks
+        (:func:`agents.registry.ask`, with this kind's view of the deciding seat)."""
+        seat = game.decision.player
+        view = self.view(game, seat, env) if getattr(bot, "wants_view", True) else None
+        return ask(bot, env.observe(env.possible_agents[seat]), game, view=view)
 
     def view(self, game: Any, seat: int, env: Any = None) -> Any:
         """What ``seat`` may know (``env``: the live game's env, which may keep counts)."""
@@ -153,9 +156,6 @@ class GranujasTable(TableKind):
     def make_bot(self, name: str, seed: int) -> Agent:
         return make_bot(name, seed=seed)
 
-    def ask(self, bot: Agent, env: Any, game: Game) -> int:
-        return ask(bot, env.observe(env.possible_agents[game.decision.player]), game)
-
     def view(self, game: Game, seat: int, env: Any = None) -> Any:
         return seat_view(game, seat)
 
@@ -191,7 +191,7 @@ class BangTable(TableKind):
     tables = bang_state
 
     def bots(self) -> list[str]:
-        return available_bots(game=self.name)
+        return [b for b in available_bots(game=self.name) if b not in NOT_SERVED]
 
     def new_env(self, num_players: int, options: Mapping[str, Any]) -> Any:
         return bang_raw_env(num_players=num_players)
@@ -201,11 +201,6 @@ class BangTable(TableKind):
 
     def make_bot(self, name: str, seed: int) -> Agent:
         return make_agent(name, game=self.name, seed=seed)
-
-    def ask(self, bot: Agent, env: Any, game: BangGame) -> int:
-        agent = env.possible_agents[game.decision.player]
-        view = env.seat_view(agent) if getattr(bot, "wants_view", True) else None
-        return int(bot.act(env.observe(agent), view=view))
 
     def view(self, game: BangGame, seat: int, env: Any = None) -> Any:
         if env is not None:
