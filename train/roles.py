@@ -3,8 +3,15 @@ each role and overall, with Wilson intervals, and the beliefs' accuracy by turn.
 
 Agents take the seats in turn, shifted by one seat every game (seat ``s`` of game ``i`` plays
 ``agents[(s + i) % len(agents)]``; list a name twice for a 2:1 mix), and each game's deal gives
-the roles, so every agent plays every role at every seat. A seat wins when its side wins (eliminated seats included). Bots that
-keep beliefs (a ``posterior(view)`` method) are asked, at the start of every turn, for the
+the roles, so every agent plays every role at every seat. A seat wins when its side wins
+(eliminated seats included). An agent is a bot name of the game's registry, the path of a model
+trained for the game (a ``.zip`` or a folder holding ``model.zip``, e.g. what ``python -m
+train.rllib --game bang-dice`` exports), a shipped model's name or an import path
+``module:attribute`` (:func:`agents.policy.make_bot` with the game); every agent is built once
+before the first game, so a bad name fails at once. Text agents (``llm``: a ``counters()`` or
+``text_stats()`` method, :func:`agents.driver.text_counters`) have their counters summed over
+their games and their invalid-answer rate (invalid_answers / answers) reported apart from the
+win rate, as the granujas tournament does. Bots that keep beliefs (a ``posterior(view)`` method) are asked, at the start of every turn, for the
 probability they put on the true role of every seat hidden from them; the prior (every
 unknown role equally likely) is reported beside it.
 
@@ -20,7 +27,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import sys
 import time
 from collections import Counter, defaultdict
@@ -28,13 +34,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from agents.driver import text_counters
+from agents.policy import make_bot
 from granujas_env import games
 from granujas_env.cli import run_main
-from train.tournament import wilson_interval
+from train.ratings import (
+    add_counters,
+    difference_interval,
+    invalid_answer_rate,
+    text_figures,
+    wilson_interval,
+)
 
-__all__ = ["seating", "play_game", "run_roles", "summarize", "format_table", "main"]
-
-Z95 = 1.959963984540054
+__all__ = ["seating", "agent_factory", "play_game", "run_roles", "summarize", "format_table", "report", "main"]
 
 
 def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
@@ -42,9 +54,14 @@ def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
     return [agents[(s + index) % len(agents)] for s in range(num_players)]
 
 
-def _factory(game_name: str) -> Callable[..., Any]:
-    module, _, attribute = games.get(game_name).tools["registry"].partition(":")
-    return getattr(importlib.import_module(module), attribute)
+def agent_factory(game_name: str) -> Callable[..., Any]:
+    """``make(name, seed=None)`` of ``game_name``'s agents: a registry bot, a model path or name,
+    an import path (:func:`agents.policy.make_bot`); ValueError names what is accepted."""
+
+    def make(name: str, seed: int | None = None) -> Any:
+        return make_bot(name, seed=seed, game=game_name)
+
+    return make
 
 
 def _prior_accuracy(game: Any, seat: int, hidden: list[int]) -> list[float]:
@@ -57,10 +74,11 @@ def play_game(
     game_name: str, seat_agents: Sequence[str], seed: int, make: Callable[..., Any] | None = None
 ) -> dict[str, Any]:
     """Play one game with ``seat_agents[s]`` at seat ``s``; the record of :mod:`stats`, plus the
-    agents and, per belief-keeping seat, (turn, believed, prior) probabilities of true roles."""
+    agents, per belief-keeping seat (turn, believed, prior) probabilities of true roles, and per
+    seat its bot's text counters for the game (None for a bot that does not answer in text)."""
     spec = games.get(game_name)
     stats = importlib.import_module(spec.tools["stats"])
-    make = make or _factory(game_name)
+    make = make or agent_factory(game_name)
     n = len(seat_agents)
     environment = spec.raw_env(num_players=n)
     environment.reset(seed=seed)
@@ -86,15 +104,20 @@ def play_game(
         view = environment.seat_view(agent) if getattr(bot, "wants_view", True) else None
         environment.step(bot.act(environment.observe(agent), view=view))
     record = stats.game_record(game)
-    record.update(seed=seed, agents=list(seat_agents), beliefs=beliefs)
+    # bots are built for this game, so their cumulative counters are this game's
+    record.update(seed=seed, agents=list(seat_agents), beliefs=beliefs,
+                  text_counters=[text_counters(bot) for bot in bots])
     return record
 
 
 def run_roles(
     game_name: str, agents: Sequence[str], num_players: int, num_games: int, seed: int
 ) -> list[dict[str, Any]]:
-    """Play ``num_games`` games (game ``i`` dealt by seed ``seed + i``); their records."""
-    make = _factory(game_name)
+    """Play ``num_games`` games (game ``i`` dealt by seed ``seed + i``); their records. Every
+    agent is built once first: ValueError on a bad one before any game."""
+    make = agent_factory(game_name)
+    for name in dict.fromkeys(agents):
+        make(name, seed=seed)
     return [
         play_game(game_name, seating(agents, num_players, i), seed + i, make) for i in range(num_games)
     ]
@@ -107,12 +130,16 @@ def _rate(wins: int, played: int) -> dict[str, Any]:
 
 def summarize(agents: Sequence[str], records: Sequence[dict[str, Any]], game_name: str) -> dict[str, Any]:
     """Win rates by agent and role (Wilson 95% intervals), the differences between the first two
-    agents by role, and belief accuracy by agent and turn bucket."""
+    agents by role, belief accuracy by agent and turn bucket, and text agents' counters summed
+    with their invalid-answer rate (both None for other agents)."""
     stats = importlib.import_module(games.get(game_name).tools["stats"])
     agents = list(dict.fromkeys(agents))  # a name listed twice (a 1:2 mix) is one agent
     tally: dict[str, dict[str, list[int]]] = {a: defaultdict(lambda: [0, 0]) for a in agents}
     accuracy: dict[str, dict[str, list[float]]] = {a: defaultdict(lambda: [0.0, 0.0, 0]) for a in agents}
+    texts: dict[str, dict[str, int] | None] = dict.fromkeys(agents)
     for record in records:
+        for name, counts in zip(record["agents"], record.get("text_counters", ())):
+            texts[name] = add_counters(texts[name], counts)
         for name, role, won in zip(record["agents"], record["roles"], record["won"]):
             for key in (role, "overall"):
                 tally[name][key][0] += won
@@ -124,7 +151,13 @@ def summarize(agents: Sequence[str], records: Sequence[dict[str, Any]], game_nam
             cell[2] += 1
     roles = sorted({r for record in records for r in record["roles"]})
     by_agent = {
-        a: {"overall": _rate(*tally[a]["overall"]), "by_role": {r: _rate(*tally[a][r]) for r in roles}}
+        a: {
+            "overall": _rate(*tally[a]["overall"]),
+            "by_role": {r: _rate(*tally[a][r]) for r in roles},
+            # text agents only: invalid answers / real answers, apart from the win rate
+            "text_counters": texts[a],
+            "invalid_answer_rate": invalid_answer_rate(texts[a]),
+        }
         for a in agents
     }
     summary: dict[str, Any] = {
@@ -156,17 +189,14 @@ def summarize(agents: Sequence[str], records: Sequence[dict[str, Any]], game_nam
 
 def _difference(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """The difference of two win rates with its normal 95% interval."""
-    if not a["games"] or not b["games"]:
-        return {"points": None, "ci95": None}
-    pa, pb = a["rate"], b["rate"]
-    half = Z95 * math.sqrt(pa * (1 - pa) / a["games"] + pb * (1 - pb) / b["games"])
-    return {"points": 100 * (pa - pb), "ci95": [100 * (pa - pb - half), 100 * (pa - pb + half)]}
+    return difference_interval(a["wins"], a["games"], b["wins"], b["games"])
 
 
 def format_table(summary: dict[str, Any]) -> str:
     """The summary as text: one row per agent, a column per role."""
     roles = list(next(iter(summary["by_agent"].values()))["by_role"])
-    head = f"{'agent':<12}" + "".join(f"{r:>22}" for r in roles) + f"{'overall':>22}"
+    width = max(12, *(len(name) + 2 for name in summary["by_agent"]))  # model paths are long
+    head = f"{'agent':<{width}}" + "".join(f"{r:>22}" for r in roles) + f"{'overall':>22}"
     lines = [f"{summary['game']}, {summary['players']} players, {summary['games']} games", head]
 
     def cell(row: dict[str, Any]) -> str:
@@ -176,7 +206,7 @@ def format_table(summary: dict[str, Any]) -> str:
         return f"{100 * row['rate']:>7.1f}% [{100 * low:4.1f},{100 * high:5.1f}]"
 
     for name, row in summary["by_agent"].items():
-        lines.append(f"{name:<12}" + "".join(cell(row["by_role"][r]) for r in roles) + cell(row["overall"]))
+        lines.append(f"{name:<{width}}" + "".join(cell(row["by_role"][r]) for r in roles) + cell(row["overall"]))
     if "difference" in summary:
         diff = summary["difference"]
         text = ", ".join(
@@ -184,19 +214,42 @@ def format_table(summary: dict[str, Any]) -> str:
             for k, d in diff.items() if d["points"] is not None
         )
         lines.append(f"difference ({summary['difference_of']}, points): {text}")
+    texts = [(name, row["text_counters"]) for name, row in summary["by_agent"].items()
+             if row.get("text_counters") is not None]
+    if texts:
+        lines.append("invalid answers (text agents, over real answers): "
+                     + ", ".join(f"{name} {text_figures(counts)}" for name, counts in texts))
     for name, buckets in summary.get("belief_accuracy", {}).items():
         text = ", ".join(f"turns {b}: {c['believed']:.3f} (prior {c['prior']:.3f})" for b, c in buckets.items())
         lines.append(f"{name} belief on true roles: {text}")
     return "\n".join(lines)
 
 
+def report(
+    game_name: str, agents: Sequence[str], num_players: int, num_games: int, seed: int,
+    json_path: str | None = None, command: str = "",
+) -> dict[str, Any]:
+    """Rate ``agents`` (see :func:`run_roles`), print the table and write the summary (with
+    ``command`` and the elapsed time) to ``json_path`` if given; the summary."""
+    started = time.perf_counter()
+    records = run_roles(game_name, agents, num_players, num_games, seed)
+    summary = summarize(agents, records, game_name)
+    summary["elapsed_s"] = round(time.perf_counter() - started, 1)
+    summary["command"] = command
+    print(format_table(summary))
+    if json_path:
+        Path(json_path).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    return summary
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command line (see the module docstring)."""
+    """Command line (see the module docstring); exit status 2 on bad arguments or agents."""
     parser = argparse.ArgumentParser(prog="python -m train.roles", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="bang-dice", choices=[g for g in games.available() if g != "granujas"])
     parser.add_argument("--agents", nargs="+", required=True,
-                        help="bot names of the game's registry, by spaces or commas (heuristic,random)")
+                        help="bot names of the game's registry or model paths, by spaces or commas "
+                        "(heuristic,random)")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0, help="game i is dealt by seed + i")
@@ -208,14 +261,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players must be in {spec.players.start}..{spec.players.stop - 1}")
     if args.games < 1:
         parser.error("--games must be at least 1")
-    started = time.perf_counter()
-    records = run_roles(args.game, agents, args.players, args.games, args.seed)
-    summary = summarize(agents, records, args.game)
-    summary["elapsed_s"] = round(time.perf_counter() - started, 1)
-    summary["command"] = "python -m train.roles " + " ".join(sys.argv[1:] if argv is None else argv)
-    print(format_table(summary))
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    command = "python -m train.roles " + " ".join(sys.argv[1:] if argv is None else argv)
+    try:
+        report(args.game, agents, args.players, args.games, args.seed, args.json, command)
+    except (ValueError, ImportError) as exc:  # a bad agent, or a model without the [train] extra
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -3,6 +3,17 @@
     python -m train.tournament --agents heuristic,random,random,random --games 2000 \\
         --players 4 --length short --seed 0 [--strategy-cards] [--workers 2] [--json out.json] \\
         [--plot out.png] [--save-games DIR]
+    python -m train.tournament --game bang-dice --agents heuristic,random --players 5 \\
+        --games 2000 --seed 300000 [--json out.json]
+
+``--game`` (default ``granujas``) names a game of :mod:`granujas_env.games`. A hidden-role team
+game (Bang! The Dice Game) is rated by role through :mod:`train.roles`: the agents (names of the
+game's bots, model paths such as ``python -m train.rllib --game bang-dice``'s export, import
+paths) take the seats in turn, shifted one seat per game, game ``i`` dealt by seed ``seed + i``;
+the report gives each agent's win rate by role and overall with Wilson intervals, the difference
+between the first two agents by role, the beliefs' accuracy on the true roles by turn, and text
+agents' invalid-answer rates. ``--length``, ``--strategy-cards``, ``--workers``, ``--ray``,
+``--plot`` and ``--save-games`` are granujas' only. What follows describes granujas.
 
 Each *entry* of ``--agents`` (the same bot may appear several times) is one competitor: a
 registered bot (``random``, ``honest``, ``heuristic``), a shipped model (``bluffer``,
@@ -75,10 +86,14 @@ from typing import Any
 
 from agents.driver import TEXT_PREFIX, play_game
 from agents.policy import make_bot
+from granujas_env import games as game_registry
 from granujas_env.cli import run_main
+from train import roles
+from train.ratings import invalid_answer_rate, mean_interval, text_figures, wilson_interval
 
 __all__ = [
     "wilson_interval",
+    "mean_interval",
     "interval_text",
     "seat_orders",
     "run_tournament",
@@ -87,30 +102,6 @@ __all__ = [
     "check_output_path",
     "main",
 ]
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default)."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1.0 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1.0 - p) / games + z * z / (4 * games * games)) / denom
-    low = 0.0 if wins == 0 else max(0.0, centre - half)  # exact ends, no rounding residue
-    high = 1.0 if wins == games else min(1.0, centre + half)
-    return low, high
-
-
-def mean_interval(values: Sequence[float], z: float = 1.959963984540054) -> dict[str, float | None]:
-    """Mean with its normal 95% interval, mean +- z sd / sqrt(n) (sample sd); None when empty."""
-    count = len(values)
-    if not count:
-        return {"mean": None, "low": None, "high": None}
-    mean = sum(values) / count
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (count - 1)) if count > 1 else 0.0
-    half = z * sd / math.sqrt(count)
-    return {"mean": mean, "low": mean - half, "high": mean + half}
 
 
 def _labels(names: Sequence[str]) -> list[str]:
@@ -428,11 +419,7 @@ def summarize(names: Sequence[str], records: Sequence[dict[str, Any]]) -> dict[s
                 # failed request is no answer), kept apart from the win rate (an agent may rank
                 # well on rivals' format errors)
                 "text_counters": texts[e],
-                "invalid_answer_rate": (
-                    _ratio(texts[e].get("invalid_answers", 0), texts[e].get("answers", 0))
-                    if texts[e] is not None
-                    else None
-                ),
+                "invalid_answer_rate": invalid_answer_rate(texts[e]),
                 "mean_safe_tech": _ratio(t.get("safe_tech", 0), games),
                 "mean_marks_matched": _ratio(t.get("marks_matched", 0), games),
                 "safe_tech_diff": mean_interval(safe_diffs[e]),
@@ -474,19 +461,6 @@ def _fmt(value: float | None, pct: bool = False) -> str:
     return f"{100 * value:.1f}%" if pct else f"{value:.2f}"
 
 
-def _text_figures(row: dict[str, Any]) -> str:
-    """A text agent's invalid rate and counters, as ``10.0% (3/30 answers; calls 32, ...)``."""
-    counts = row["text_counters"]
-    rest = ", ".join(
-        f"{k} {v}" for k, v in counts.items() if k not in ("answers", "invalid_answers")
-    )
-    return (
-        f"{_fmt(row['invalid_answer_rate'], True)} "
-        f"({counts.get('invalid_answers', 0)}/{counts.get('answers', 0)} answers"
-        + (f"; {rest})" if rest else ")")
-    )
-
-
 def format_table(summary: dict[str, Any]) -> str:
     rows = summary["entries"]
     header = (
@@ -509,7 +483,7 @@ def format_table(summary: dict[str, Any]) -> str:
     if texts:
         lines.append(
             "invalid answers (text agents, over real answers): "
-            + ", ".join(f"{r['label']} {_text_figures(r)}" for r in texts)
+            + ", ".join(f"{r['label']} {text_figures(r['text_counters'])}" for r in texts)
         )
     base = rows[0]["baseline"] if rows else 0
     lines.append(
@@ -611,12 +585,56 @@ def _check_output_dir(path: str | Path, flag: str) -> Path:
     return path
 
 
+def _main_by_role(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, names: list[str], argv: list[str] | None
+) -> int:
+    """``--game`` other than granujas: the ratings by role of :mod:`train.roles`."""
+    granujas_only = {
+        "--length": args.length is not None,
+        "--strategy-cards": args.strategy_cards,
+        "--workers": args.workers != 1,
+        "--ray": args.ray,
+        "--address": args.address is not None,
+        "--plot": args.plot_path is not None,
+        "--save-games": args.save_games is not None,
+    }
+    given = [flag for flag, used in granujas_only.items() if used]
+    if given:
+        parser.error(f"{', '.join(given)}: granujas only, not for --game {args.game}")
+    spec = game_registry.get(args.game)
+    players = args.players if args.players is not None else len(names)
+    if players not in spec.players:
+        parser.error(f"--players must be in {spec.players.start}..{spec.players.stop - 1} for {args.game}")
+    if not names or args.games < 1:
+        parser.error("--agents must name an agent and --games be at least 1")
+    try:
+        if args.json_path:
+            check_output_path(args.json_path, "--json")
+    except ValueError as exc:
+        parser.error(str(exc))
+    command = "python -m train.tournament " + " ".join(sys.argv[1:] if argv is None else argv)
+    try:
+        roles.report(args.game, names, players, args.games, args.seed, args.json_path, command)
+    except (ValueError, ImportError) as exc:  # a bad agent, or a model without the [train] extra
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json_path:
+        print(f"JSON written to {args.json_path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line (see the module docstring); exit status 2 on bad arguments or entries."""
     parser = argparse.ArgumentParser(
         prog="python -m train.tournament",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--game",
+        default=game_registry.DEFAULT_GAME,
+        choices=game_registry.available(),
+        help="the game (default granujas); a hidden-role game (bang-dice) is rated by role",
     )
     parser.add_argument(
         "--agents",
@@ -631,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
         "--players", type=int, default=None, help="number of seats (default: len(--agents))"
     )
     parser.add_argument(
-        "--length", default="short", choices=("short", "long"), help="game length (default short)"
+        "--length", default=None, choices=("short", "long"), help="game length (default short)"
     )
     parser.add_argument(
         "--strategy-cards", action="store_true", help="play with the optional Strategy cards rule"
@@ -672,6 +690,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if args.game != game_registry.DEFAULT_GAME:
+        return _main_by_role(parser, args, names, argv)
+    args.length = args.length or "short"
     players = args.players if args.players is not None else len(names)
     if len(names) != players:
         parser.error(f"--agents lists {len(names)} bots but --players is {players}")
