@@ -24,13 +24,14 @@ from collections.abc import Callable, Sequence
 from ..core.textio import MenuItem, TextGameBase, menu_text
 from .engine import actions as A
 from .engine.data import CHARACTERS
-from .engine.game import DEPUTY, DYNAMITE, OUTLAW, RENEGADE, SHERIFF, BangGame
+from .engine.game import DECISION_KINDS, DEPUTY, DYNAMITE, OUTLAW, RENEGADE, SHERIFF, BangGame
 from .render import render_text
-from .text import SIDES, final_text, narrate
+from .text import final_text, narrate, winning_side
 from .view import BangView, seat_view
 
-__all__ = ["ANSWER_HELP", "FACE_WORDS", "PROMPTS", "RULES_SUMMARY", "TEXT", "BangText",
-           "EventNarrator", "decision_text", "render_view", "result_text", "turn_events"]
+__all__ = ["ANSWER_HELP", "FACE_WORDS", "GOALS", "PROMPTS", "RULES_SUMMARY", "TEXT", "WAITING",
+           "BangText", "EventNarrator", "decision_text", "goal_text", "locked_dice", "question",
+           "render_view", "result_text", "turn_events", "winners_text"]
 
 #: What a language model needs to know before its first decision (agents add the answer format).
 RULES_SUMMARY = (
@@ -58,12 +59,13 @@ ANSWER_HELP = (
 FACE_WORDS = {"arrow": "ARROW", "dynamite": "DYNAMITE", "1": "ONE", "2": "TWO", "beer": "BEER",
               "gatling": "GATLING"}
 
-_GOALS = {
-    SHERIFF: "everyone knows it; you win when every Outlaw and Renegade is eliminated",
-    DEPUTY: "secret; protect the Sheriff: you win with him when every Outlaw and Renegade is "
-            "eliminated",
-    OUTLAW: "secret; you win with the Outlaws when the Sheriff is eliminated",
-    RENEGADE: "secret; you win by being the last one in play (the Sheriff eliminated last)",
+#: what each role plays for (the seat's screen, the browser's goal line and help panel)
+GOALS = {
+    SHERIFF: "face up, with 2 extra life points; you win with your Deputies when every Outlaw "
+             "and Renegade is eliminated",
+    DEPUTY: "protect the Sheriff: you win with him when every Outlaw and Renegade is eliminated",
+    OUTLAW: "you win with the other Outlaws when the Sheriff is eliminated",
+    RENEGADE: "you win by being the last one in play (the Sheriff eliminated last)",
 }
 
 #: each decision kind as a question in plain words ({die}, {face}: the die being resolved)
@@ -80,6 +82,20 @@ PROMPTS: dict[str, str] = {
     "bart_cassidy": "Bart Cassidy: you are hit. Take an arrow instead of losing the life point?",
     "pedro_ramirez": "Pedro Ramirez: you lost a life point. Discard one of your arrows?",
 }
+
+#: each decision kind as the other seats read it while they wait: "p2 is deciding ..."
+WAITING: dict[str, str] = {
+    "reroll": "which dice to roll again, or to stop and resolve them",
+    "sid_ketchum": "whom Sid Ketchum heals",
+    "slab_double": "whether Slab the Killer doubles a bull's-eye with a beer",
+    "shoot": "whom a bull's-eye hits",
+    "beer": "who gets a beer's life point",
+    "kit_carlson": "whose arrow Kit Carlson discards",
+    "bart_cassidy": "whether Bart Cassidy takes an arrow instead of the life point",
+    "pedro_ramirez": "whether Pedro Ramirez discards an arrow",
+}
+
+assert set(PROMPTS) == set(WAITING) == set(DECISION_KINDS)
 
 # what a target id does, by decision kind: (for another seat, for yourself)
 _TARGET_WORDS = {
@@ -116,8 +132,8 @@ def _player(view: BangView, seat: int) -> str:
     return f"p{seat} ({_character(view, seat)}, {_role(p.role)}, {state})"
 
 
-def _locked(view: BangView) -> list[bool]:
-    """Which dice cannot be rerolled: for the roller's own decision, those no legal reroll
+def locked_dice(view: BangView) -> list[bool]:
+    """Which dice cannot be rerolled (the screens' and the browser's "locked"): for the roller's own decision, those no legal reroll
     touches; otherwise DYNAMITE (Black Jack may reroll it)."""
     if view.acting and view.decision == "reroll":
         free = 0
@@ -131,7 +147,7 @@ def _locked(view: BangView) -> list[bool]:
 def _dice_line(view: BangView) -> str:
     if not view.dice:
         return f"Dice: p{view.turn_player} has not rolled yet."
-    locked = _locked(view)
+    locked = locked_dice(view)
     dice = ", ".join(f"{i + 1} {FACE_WORDS[face]}{' (locked)' * locked[i]}"
                      for i, face in enumerate(view.dice))
     if view.decision == "reroll":
@@ -167,16 +183,32 @@ def render_view(view: BangView) -> str:
     return "\n".join(lines)
 
 
+def goal_text(view: BangView) -> str:
+    """What ``view.seat`` plays for: its role's goal, or at 3 players its target."""
+    if view.three_player_target < 0:
+        return GOALS[view.role]
+    target = view.players[view.three_player_target]
+    if view.last_standing:
+        return (f"your target {_name(view, target.seat)} fell to another hand: now be the last "
+                "one standing")
+    return f"eliminate your target {_name(view, target.seat)}, the {_role(target.role)}, yourself"
+
+
 def _who_am_i(view: BangView) -> str:
-    role = view.role
     text = (f"You are p{view.seat} ({_character(view, view.seat)}) in a {view.num_players}-player "
-            f"game of Bang! The Dice Game. Your role: {role.capitalize()}")
+            f"game of Bang! The Dice Game. Your role: {view.role.capitalize()}")
     if view.three_player_target >= 0:
-        how = ("the last one standing wins: a target fell to another hand" if view.last_standing
-               else "you win by eliminating your target yourself")
-        return (f"{text} (roles are open at 3 players; your target is "
-                f"{_player(view, view.three_player_target)}; {how}).")
-    return f"{text} ({_GOALS[role]}). The Sheriff is {_name(view, view.sheriff)}."
+        return f"{text} (roles are open at 3 players; {goal_text(view)})."
+    secret = "" if view.role == SHERIFF else "secret; "
+    return f"{text} ({secret}{goal_text(view)}). The Sheriff is {_name(view, view.sheriff)}."
+
+
+def question(view: BangView) -> str:
+    """The pending decision as a question to the deciding seat (:data:`PROMPTS`, with the die
+    being resolved)."""
+    data = view.decision_data
+    die, face = data.get("die", -1) + 1, FACE_WORDS.get(data.get("face", ""), "")
+    return PROMPTS[view.decision or ""].format(die=die, face=face)
 
 
 def decision_text(view: BangView) -> str:
@@ -184,23 +216,29 @@ def decision_text(view: BangView) -> str:
     if view.game_over:
         return result_text(view)
     if not view.acting:
-        return (f"p{view.deciding_player} is deciding ({(view.decision or '').replace('_', ' ')}); "
-                "you have nothing to choose.")
-    data = view.decision_data
-    die, face = data.get("die", -1) + 1, FACE_WORDS.get(data.get("face", ""), "")
-    return "Your decision: " + PROMPTS[view.decision or ""].format(die=die, face=face)
+        return (f"p{view.deciding_player} is deciding {WAITING[view.decision or '']}; you have "
+                "nothing to choose.")
+    return "Your decision: " + question(view)
+
+
+def winners_text(view: BangView, names: Sequence[str] | None = None) -> str:
+    """The end of the game: ``the Outlaws win (p1, p3)``, ``the Renegade wins (p2)``; ``names``
+    labels the seats (default ``p0``, ``p1``, ...). Every role is public once the game is over."""
+    winners = sorted(view.winners or ())
+    if not winners:
+        raise ValueError("the game is not over: there are no winners yet")
+    role = view.players[winners[0]].role or ""
+    three_player = view.num_players == 3
+    alone = three_player or role == RENEGADE
+    who = ", ".join(names[s] if names is not None else f"p{s}" for s in winners)
+    return f"{winning_side(role, three_player)} win{'s' * alone} ({who})"
 
 
 def result_text(view: BangView) -> str:
     """The end as the seat sees it: the winning side, every role revealed, whether it won."""
-    winners = view.winners or ()
     roles = ", ".join(_player(view, p.seat) for p in view.players)
-    role = view.players[winners[0]].role or ""
-    alone = view.three_player_target >= 0 or role == RENEGADE
-    side = f"the {role.capitalize()}" if view.three_player_target >= 0 else SIDES[role]
-    verdict = "you win" if view.seat in winners else "you lose"
-    return (f"The game is over: {side} win{'s' * alone} ({', '.join(f'p{s}' for s in winners)}); "
-            f"{verdict}. Roles: {roles}.")
+    verdict = "you win" if view.seat in (view.winners or ()) else "you lose"
+    return f"The game is over: {winners_text(view)}; {verdict}. Roles: {roles}."
 
 
 def _describe(view: BangView, action: int) -> tuple[str, str]:

@@ -14,7 +14,7 @@ from .engine.data import CHARACTERS
 from .engine.game import DEPUTY, OUTLAW, RENEGADE, SHERIFF, BangGame
 from .view import PUBLIC_EVENTS
 
-__all__ = ["narrate", "narrate_events", "final_text", "SIDES"]
+__all__ = ["narrate", "narrate_events", "final_text", "winning_side", "SIDES"]
 
 _CAUSES = {"shot": "shot", "gatling": "the Gatling", "dynamite": "dynamite", "indians": "the Indians"}
 #: how the winners of each ending are named
@@ -24,6 +24,12 @@ SIDES = {
     OUTLAW: "the Outlaws",
     RENEGADE: "the Renegade",
 }
+
+
+def winning_side(role: str, three_player: bool) -> str:
+    """The winners named by the role of one of them: ``the Outlaws``, ``the Sheriff and his
+    Deputies``; at 3 players, where each role plays alone, ``the Deputy``."""
+    return f"the {role.capitalize()}" if three_player else SIDES[role]
 
 
 def _dice(dice: Iterable[str], mask: int) -> str:
@@ -89,8 +95,5 @@ def final_text(game: BangGame) -> str:
         for s in range(game.num_players)
     )
     winners = sorted(game.winners)
-    if game.three_player:
-        side = f"the {game.roles[winners[0]]}"
-    else:
-        side = SIDES[game.roles[winners[0]]]
+    side = winning_side(game.roles[winners[0]], game.three_player)
     return f"Roles: {seats}. Winners: {side} ({', '.join(f'p{s}' for s in winners)})."

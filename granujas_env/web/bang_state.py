@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..bang_dice.engine.data import CHARACTERS
-from ..bang_dice.engine.game import DECISION_KINDS, DYNAMITE, FACES, BangGame
-from ..bang_dice.prompts import FACE_WORDS, PROMPTS, TEXT
-from ..bang_dice.text import SIDES, final_text, narrate
+from ..bang_dice.engine.game import FACES, BangGame
+from ..bang_dice.prompts import GOALS, TEXT, WAITING, goal_text, locked_dice, question, winners_text
+from ..bang_dice.text import final_text, narrate
 from ..bang_dice.view import BangView, PlayerView, seat_view
 
 __all__ = ["FACE_TEXT", "final_json", "help_json", "meaning", "menu", "public_json", "seat_json"]
@@ -39,39 +39,6 @@ FACE_TEXT: dict[str, str] = {
     "gatling": "three of them fire the Gatling: every other player loses a life point and you "
                "give your arrows back",
 }
-ROLE_TEXT: dict[str, str] = {
-    "sheriff": "your role is face up and you have 2 extra life points; you win with your "
-               "Deputies when every Outlaw and Renegade is out",
-    "deputy": "you win with the Sheriff when every Outlaw and Renegade is out",
-    "outlaw": "you win with the other Outlaws when the Sheriff is out",
-    "renegade": "you win by being the last one in play (the Sheriff last of all)",
-}
-
-#: what a decision asks, as the other seats read it while they wait
-QUESTIONS: dict[str, str] = {
-    "reroll": "which dice to roll again, or to stop and resolve them",
-    "sid_ketchum": "Sid Ketchum's heal: who gains a life point",
-    "slab_double": "Slab the Killer: whether to double a bull's-eye with a beer",
-    "shoot": "whom a bull's-eye hits",
-    "beer": "who gets a beer's life point",
-    "kit_carlson": "Kit Carlson: whose arrow to discard",
-    "bart_cassidy": "Bart Cassidy: an arrow instead of the life point?",
-    "pedro_ramirez": "Pedro Ramirez: discard an arrow?",
-}
-assert set(QUESTIONS) == set(DECISION_KINDS)
-
-
-def _who(view: BangView, seat: int) -> str:
-    return f"p{seat} {CHARACTERS[view.players[seat].character].name}"
-
-
-def _question(view: BangView) -> str:
-    """The deciding seat's question (the text interface's words, the die being resolved)."""
-    data = view.decision_data
-    return PROMPTS[view.decision or ""].format(die=data.get("die", -1) + 1,
-                                               face=FACE_WORDS.get(data.get("face", ""), ""))
-
-
 def menu(view: BangView) -> list[dict[str, Any]]:
     """The seat's legal actions as the Bang! text interface words them (the terminal's and the
     language models' menu): ``id``, ``name``, ``meaning``; empty when the seat does not
@@ -101,10 +68,9 @@ def _last_roll_mask(view: BangView) -> int:
 
 def _dice(view: BangView) -> list[dict[str, Any]]:
     rolled = _last_roll_mask(view)
-    free = view.players[view.turn_player].character == "black_jack"
-    return [{"die": i, "face": face,
-             "kept": view.rolls_done > 1 and not rolled >> i & 1,
-             "locked": face == DYNAMITE and not free}
+    locked = locked_dice(view)
+    return [{"die": i, "face": face, "kept": view.rolls_done > 1 and not rolled >> i & 1,
+             "locked": locked[i]}
             for i, face in enumerate(view.dice)]
 
 
@@ -128,28 +94,10 @@ def _player(view: BangView, p: PlayerView, names: Sequence[str]) -> dict[str, An
 
 def _prompt(view: BangView, names: Sequence[str]) -> str:
     if view.game_over:
-        return "The game is over: " + _winners_text(view, names) + "."
+        return f"The game is over: {winners_text(view, names)}."
     if view.acting:
-        return f"Your move: {_question(view)}"
-    return f"Waiting for {names[view.deciding_player]}: {QUESTIONS[view.decision or '']}."
-
-
-def _winners_text(view: BangView, names: Sequence[str]) -> str:
-    winners = list(view.winners or ())
-    if not winners:
-        return "no winner"
-    role = view.players[winners[0]].role or ""
-    side = f"the {role}" if view.num_players == 3 else SIDES.get(role, role)
-    return f"{side} win ({', '.join(names[s] for s in winners)})"
-
-
-def _goal(view: BangView) -> str:
-    if view.three_player_target >= 0:
-        target = view.players[view.three_player_target]
-        return (f"You are the {view.role.title()}: eliminate {_who(view, target.seat)}, the "
-                f"{target.role}, yourself" + (" (it fell to another hand: now be the last one "
-                                              "standing)" if view.last_standing else "") + ".")
-    return f"You are the {view.role.title()}: {ROLE_TEXT[view.role]}."
+        return f"Your move: {question(view)}"
+    return f"Waiting for {names[view.deciding_player]}: {WAITING[view.decision or '']}."
 
 
 def seat_json(view: BangView, names: Sequence[str], decision_id: str | None = None) -> dict:
@@ -163,7 +111,7 @@ def seat_json(view: BangView, names: Sequence[str], decision_id: str | None = No
         "seat": None if public else view.seat,
         "num_players": view.num_players,
         "role": None if public else view.role,
-        "goal": None if public else _goal(view),
+        "goal": None if public else f"You are the {view.role.title()}: {goal_text(view)}.",
         "sheriff": view.sheriff,
         "turn_player": view.turn_player,
         "turn": view.turn_number,
@@ -172,7 +120,7 @@ def seat_json(view: BangView, names: Sequence[str], decision_id: str | None = No
         "decision": None if view.decision is None else {
             "kind": view.decision,
             "player": view.deciding_player,
-            "question": _question(view) if view.acting else QUESTIONS[view.decision],
+            "question": question(view) if view.acting else WAITING[view.decision],
             "data": {k: v for k, v in view.decision_data.items() if isinstance(v, (int, str))},
         },
         "prompt": _prompt(view, names),
@@ -216,7 +164,7 @@ def help_json() -> dict:
     """The how-to-play panel: the dice faces, the roles and the 16 characters' abilities."""
     return {
         "faces": [{"face": f, "text": FACE_TEXT[f]} for f in FACES],
-        "roles": [{"role": r, "text": t} for r, t in ROLE_TEXT.items()],
+        "roles": [{"role": r, "text": t} for r, t in GOALS.items()],
         "characters": [{"name": c.name, "life": c.life, "ability": c.text_en}
                        for c in CHARACTERS.values()],
     }
