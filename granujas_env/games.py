@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["DEFAULT_GAME", "GAMES", "available", "get", "by_env_id", "of_state", "load"]
+__all__ = ["DEFAULT_GAME", "GAMES", "available", "get", "by_env_id", "of_state", "of_view", "load"]
 
 DEFAULT_GAME = "granujas"
 
@@ -22,7 +22,7 @@ GAMES: dict[str, str] = {
 }
 
 _loaded: dict[str, Any] = {}
-_by_state_type: dict[type, Any] = {}
+_by_type: dict[tuple[str, type], Any] = {}
 
 
 def available() -> list[str]:
@@ -62,13 +62,24 @@ def by_env_id(env_id: str) -> Any:
 def of_state(game: object) -> Any:
     """The spec of the game whose state ``game`` is (its ``state_type``); TypeError naming the
     games for anything that is no game's state."""
-    spec = _by_state_type.get(type(game))
+    return _of(game, "state_type", "the state")
+
+
+def of_view(view: object) -> Any:
+    """The spec of the game whose seat view ``view`` is (its ``view_type``); TypeError naming
+    the games for anything that is no game's seat view."""
+    return _of(view, "view_type", "a seat view")
+
+
+def _of(value: object, attribute: str, what: str) -> Any:
+    key = (attribute, type(value))
+    spec = _by_type.get(key)
     if spec is not None:
         return spec
     for name in available():
         spec = get(name)
-        if isinstance(game, spec.state_type):
-            _by_state_type[type(game)] = spec
+        if isinstance(value, getattr(spec, attribute)):
+            _by_type[key] = spec
             return spec
-    raise TypeError(f"expected the state of one of the games ({', '.join(available())}), "
-                    f"got {type(game).__name__}")
+    raise TypeError(f"expected {what} of one of the games ({', '.join(available())}), "
+                    f"got {type(value).__name__}")

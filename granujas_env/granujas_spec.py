@@ -14,6 +14,7 @@ from .invariants import check_invariants as _check_invariants
 from .protocol import Outcome
 from .render import render_text
 from .version import ENV_ID, ENV_NAME
+from .view import SeatView
 from .view import seat_view as _seat_view
 
 __all__ = ["SPEC", "GranujasSpec", "outcome"]
@@ -35,6 +36,7 @@ class GranujasSpec:
     env_name = ENV_NAME
     players = range(2, A.MAX_PLAYERS + 1)
     num_actions = A.NUM_ACTIONS
+    view_type = SeatView
     state_type = Game
     decision_kinds = DECISION_KINDS
     reward_modes = REWARD_MODES

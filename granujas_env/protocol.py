@@ -92,6 +92,7 @@ class GameSpec(Protocol):
     players: range
     num_actions: int
     state_type: type  # the class of the game's states (GameState)
+    view_type: type  # the class of its seat views
     decision_kinds: Mapping[str, str]
     reward_modes: tuple[str, ...]
     tools: Mapping[str, Any]

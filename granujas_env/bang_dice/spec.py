@@ -24,6 +24,7 @@ class BangDiceSpec:
     env_name = ENV_VERSION
     players = range(3, A.MAX_PLAYERS + 1)
     num_actions = A.NUM_ACTIONS
+    view_type = BangView
     state_type = BangGame
     decision_kinds = DECISION_KINDS
     reward_modes = bang_env.REWARD_MODES

@@ -133,7 +133,6 @@ class TextGameBase:
 
 
 _loaded: dict[str, Any] = {}
-_by_view: dict[type, Any] = {}
 
 
 def text_game(name: str = games.DEFAULT_GAME) -> Any:
@@ -149,16 +148,10 @@ def text_game(name: str = games.DEFAULT_GAME) -> Any:
 def text_for(view: object) -> Any:
     """The text interface of the game whose seat view ``view`` is (TypeError for anything that
     is no game's seat view)."""
-    found = _by_view.get(type(view))
-    if found is not None:
-        return found
-    for name in games.available():
-        candidate = text_game(name)
-        if isinstance(view, candidate.view_type):
-            _by_view[type(view)] = candidate
-            return candidate
-    raise TypeError(f"expected a seat view of one of the games ({', '.join(games.available())}),"
-                    f" got {type(view).__name__}: pass view=env.seat_view(agent)")
+    try:
+        return text_game(games.of_view(view).name)
+    except TypeError as exc:
+        raise TypeError(f"{exc}: pass view=env.seat_view(agent)") from None
 
 
 # ------------------------------------------------------------------------------------ answers
