@@ -54,9 +54,11 @@ the observation also gives). ``sample_hidden``'s sample depends only on what the
 on ``rng``: two games that differ only in hidden information give identical samples for equal
 ``rng`` states (``tests/test_determinize.py``). Every later step (tree, rollouts, margins) is a
 function of the samples and of the bot's own ``rng``, so with a simulation budget the decision is
-a function of the seat's information and the bot's seed alone. ``tests/test_search.py`` checks
-this directly: the decisions and every root visit count are unchanged when the hidden
-information of the game is changed (``tests/hidden.py`` ``hide_shuffle``, as the leak tests do).
+a function of the seat's information and the bot's seed alone (a :class:`Guide` reads each sample
+only through the deciding seat's observation and view of it). ``tests/test_search.py`` and
+``tests/test_search_guided.py`` (prior and playouts by ``full``) check this directly: the
+decisions and every root visit count are unchanged when the hidden information of the game is
+changed (``tests/hidden.py`` ``hide_shuffle``, as the leak tests do).
 """
 
 from __future__ import annotations
