@@ -24,6 +24,7 @@ from .. import games
 from ..bang_dice.engine.game import BangConfig, BangGame
 from ..bang_dice.env import raw_env as bang_raw_env
 from ..bang_dice.view import seat_view as bang_seat_view
+from ..core.textio import text_game
 from ..engine import actions as A
 from ..engine.game import Game, GameConfig
 from ..env import raw_env
@@ -125,8 +126,8 @@ class GranujasTable(TableKind):
     """3000 Granujas, 2 to 4 players."""
 
     name = "granujas"
-    title = "3000 Granujas"
-    players = range(2, 5)
+    title = text_game(name).title
+    players = games.get(name).players
     default_players = 4
     fields = ("length", "strategy_cards")
     auto_pass = True
@@ -183,11 +184,11 @@ class BangTable(TableKind):
     """Bang! The Dice Game, 3 to 8 players (the engine plays a single choice itself)."""
 
     name = "bang-dice"
-    title = "Bang! The Dice Game"
-    players = range(3, 9)
+    title = text_game(name).title
+    players = games.get(name).players
     default_players = 5
     config_type = BangConfig
-    fallback_bot = games.get("bang-dice").tools["default_bot"]
+    fallback_bot = games.get(name).tools["default_bot"]
     tables = bang_state
 
     def bots(self) -> list[str]:
