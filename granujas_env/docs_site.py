@@ -75,7 +75,9 @@ def _load(path: Path) -> Any:
 
 
 def kind_of(data: Any) -> str:
-    """Which tool wrote a result file: tournament, gauntlet, exploit, evaluate, bench, rows, other."""
+    """Which tool wrote a result file: tournament, gauntlet, exploit, evaluate, bench, rows,
+    roles (ratings by role, ``train.tournament --game bang-dice``), env_bench
+    (``granujas_env.bench --game``), other."""
     if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
         keys = set.intersection(*(set(r) for r in data))
         if {"total_games", "label", "games", "win_rate"} <= keys:
@@ -89,6 +91,10 @@ def kind_of(data: Any) -> str:
             return "exploit"
         if {"learner_steps_per_s", "env_share"} <= set(data):
             return "bench"
+        if isinstance(data.get("by_agent"), dict) and {"game", "players", "games"} <= set(data):
+            return "roles"
+        if {"labels", "results", "decision_ratios"} <= set(data):
+            return "env_bench"
         if isinstance(data.get("rows"), list) and all(
             isinstance(r, dict) and "win_rate" in r for r in data["rows"]
         ):
@@ -228,6 +234,50 @@ def _bench_table(files: list[tuple[str, Any]]) -> list[str]:
     return lines
 
 
+def _rate_cell(row: Mapping[str, Any]) -> str:
+    """A role rating's ``{"rate", "ci95"}`` as ``52.7% [51.0, 54.4]`` (blank without games)."""
+    if not row.get("games"):
+        return ""
+    low, high = row["ci95"]
+    return f"{pct(row['rate'])} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def _roles_tables(files: list[tuple[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for name, data in files:
+        agents = data["by_agent"]
+        roles = list(next(iter(agents.values()))["by_role"]) if agents else []
+        lines.append(f"\n**[{name}]({name})**: {data['game']}, {data['players']} players, "
+                     f"{_count(data['games'])} games from seed {data.get('first_seed')}\n\n")
+        lines.append("| agent | " + " | ".join(roles) + " | overall |\n")
+        lines.append("| --- " * (len(roles) + 2) + "|\n")
+        for agent, row in agents.items():
+            cells = [_rate_cell(row["by_role"][r]) for r in roles] + [_rate_cell(row["overall"])]
+            lines.append(f"| `{_cell(agent)}` | " + " | ".join(cells) + " |\n")
+        if data.get("difference"):
+            diff = [data["difference"].get(r, {}) for r in [*roles, "overall"]]
+            lines.append(f"| {_cell(data['difference_of'])} (points) | " + " | ".join(
+                f"{d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]" if d.get("points") is not None
+                else "" for d in diff) + " |\n")
+    return lines
+
+
+def _env_bench_table(files: list[tuple[str, Any]]) -> list[str]:
+    lines = ["| file | environment | decisions/s | reference | decisions/s | ratio (median of rounds) |\n",
+             "| --- | --- | --- | --- | --- | --- |\n"]
+    for name, data in files:
+        for pair, ratio in data["decision_ratios"].items():
+            game, reference = pair.split("/")
+            lines.append(
+                f"| [{name}]({name}) | {_cell(data['labels'][game])} "
+                f"| {_count(round(data['results'][game]['decisions_per_s']))} "
+                f"| {_cell(data['labels'][reference])} "
+                f"| {_count(round(data['results'][reference]['decisions_per_s']))} "
+                f"| {ratio['median']:.2f} |\n"
+            )
+    return lines
+
+
 def results_body(folder: Path) -> list[str]:
     """The tables of every result file of ``folder``, by the tool that wrote it."""
     found = read_results(folder)
@@ -276,6 +326,20 @@ def results_body(folder: Path) -> list[str]:
         lines.append("\n## Training benchmark\n\n`python -m train.bench` (see [Benchmarks]"
                      "(" + ("../" * _depth(folder)) + "benchmarks.md)).\n\n")
         lines += _bench_table(found["bench"])
+    if found.get("roles"):
+        lines.append("\n## Ratings by role\n\n")
+        lines.append(
+            "`python -m train.tournament --game bang-dice` (through `train.roles`): the agents take "
+            "the seats in turn, shifted one seat per game, roles from each game's deal. Win rate "
+            "by role and overall with its Wilson 95% interval; the last row the difference of "
+            "the first two agents with its normal 95% interval.\n"
+        )
+        lines += _roles_tables(found["roles"])
+    if found.get("env_bench"):
+        lines.append("\n## Environment speed\n\n`python -m granujas_env.bench --game ...`: "
+                     "decisions per second through the same wrappers and loop, side by side with "
+                     "a PettingZoo reference.\n\n")
+        lines += _env_bench_table(found["env_bench"])
     if found.get("other"):
         lines.append("\n## Other files\n\n")
         lines += [f"- [{name}]({name})\n" for name, _ in found["other"]]

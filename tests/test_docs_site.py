@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import granujas_env.docs as docs
-from granujas_env.docs_site import kind_of, models_markdown, read_cards
+from granujas_env.docs_site import kind_of, models_markdown, read_cards, read_results
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -165,8 +165,13 @@ def test_results_hold_the_shipped_and_the_archive_the_candidates() -> None:
     for name in kept:
         if name.endswith(".json"):
             assert f"]({name})" in page, f"{name}: the results page does not link it"
+    # every kept result is one of the site's tables, not a bare link under "Other files"
+    assert not read_results(RESULTS).get("other"), "a result file no results table reads"
     tournament = json.loads((RESULTS / "full_2p.json").read_text(encoding="utf-8"))
     assert kind_of(tournament) == "tournament" and kind_of({"note": "x"}) == "other"
+    by_role = json.loads((RESULTS / "bang_dice_heuristic_vs_random_5p.json").read_text(encoding="utf-8"))
+    assert kind_of(by_role) == "roles"
+    assert "| heuristic - random (points) |" in page
 
 
 def test_readme_is_short_and_links_into_the_site() -> None:
