@@ -69,6 +69,10 @@ def wrap(environment: GameAECEnv) -> AECEnv:
     return CheckedOrderEnforcingWrapper(wrapped)
 
 
+def _before_reset(method: str) -> RuntimeError:
+    return RuntimeError(f"{method}() before reset(): call reset() before using the environment")
+
+
 class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order enforcing, with the raw env's errors for every bad step.
 
@@ -81,18 +85,23 @@ class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     unwrapped env's (so the next step raises, as on the raw env).
     """
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    @property
+    def agent_selection(self) -> str:
+        # before reset the raw env has none: the AttributeError sends PettingZoo's __getattr__
+        # its "cannot be accessed before reset"
+        return self.unwrapped.agent_selection
+
+    @agent_selection.setter
+    def agent_selection(self, value: str) -> None:
         # The wrappers read agent_selection from the unwrapped env; a copy kept on this wrapper
         # would hide it, and the next step would be judged for the real agent. Passed on, it
-        # makes the next step raise the raw env's RuntimeError, as when set on the raw env.
-        if name == "agent_selection":
-            unwrapped = self.unwrapped
-            unwrapped.agent_selection = value
-            if self._has_reset and isinstance(value, str) and value in unwrapped.agents:
-                # TerminateIllegalWrapper judges the next step by the mask it observed last
-                self.env.observe(value)
-        else:
-            super().__setattr__(name, value)
+        # makes the next step raise the raw env's RuntimeError, as when set on the raw env. (A
+        # property, not __setattr__: the wrappers set other attributes at every step.)
+        unwrapped = self.unwrapped
+        unwrapped.agent_selection = value
+        if self._has_reset and isinstance(value, str) and value in unwrapped.agents:
+            # TerminateIllegalWrapper judges the next step by the mask it observed last
+            self.env.observe(value)
 
     def __deepcopy__(self, memo: dict) -> CheckedOrderEnforcingWrapper:
         if not memo:
@@ -110,19 +119,17 @@ class CheckedOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     def step(self, action: Any) -> None:
         super().step(self.unwrapped.check_action(action))
 
+    # RuntimeError before reset (PettingZoo's wrappers give a bare AssertionError for observe()
+    # and an AttributeError for last()); checked inline: both run at every step
     def observe(self, agent: str) -> Any:
-        self._require_reset("observe")
+        if not self._has_reset:
+            raise _before_reset("observe")
         return super().observe(agent)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._require_reset("last")
-        return super().last(observe)
-
-    def _require_reset(self, method: str) -> None:
-        """RuntimeError for ``method`` before reset (PettingZoo's wrappers give a bare
-        AssertionError for observe() and an AttributeError for last())."""
         if not self._has_reset:
-            raise RuntimeError(f"{method}() before reset(): call reset() before using the environment")
+            raise _before_reset("last")
+        return super().last(observe)
 
     def set_state(self, snapshot: EnvState) -> None:
         """Restore a :meth:`GameAECEnv.state` snapshot through the wrappers."""
