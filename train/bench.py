@@ -73,6 +73,7 @@ from train.train import (
     _split,
     build_parser,
     choose_vec,
+    game_settings,
     make_env_fn,
     make_vec_env,
     new_model,
@@ -248,6 +249,7 @@ def run_benchmark(
             argv += [flag, str(value)]
     args = _train_args(argv)
     checked = validate(args)
+    settings = game_settings(args)
     torch.set_num_threads(1)  # as train.train
     fns = [
         make_env_fn(
@@ -258,8 +260,8 @@ def run_benchmark(
             opponents=_split(args.opponents) or [DEFAULT_BOT],
             weights=None,
             delegate=args.delegate or DEFAULT_BOT,
-            reward=args.reward,
-            shaping=args.shaping,
+            reward=settings["reward"],
+            shaping=settings["shaping"],
             seed=args.seed,
             advisor=args.advisor,
         )
