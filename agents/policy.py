@@ -559,11 +559,24 @@ def act_together(requests: Sequence[tuple[PolicyAgent, Mapping[str, np.ndarray],
     return [int(a) for a in actions]
 
 
-def available_models() -> list[str]:
-    """Names of the shipped models (``agents/models/<name>/model.zip``)."""
+def available_models(game: str = games.DEFAULT_GAME) -> list[str]:
+    """Names of the shipped models (``agents/models/<name>/model.zip``) of ``game`` (default
+    granujas; a model's game is its card's ``env_version``, a model without a card is granujas')."""
     if not MODELS_DIR.is_dir():
         return []
-    return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.zip"))
+    return sorted(p.parent.name for p in MODELS_DIR.glob("*/model.zip") if _shipped_game(p) == game)
+
+
+def _shipped_game(model: Path) -> str:
+    """The game of a shipped model; a card of no known env version counts as granujas' (the
+    model is listed, and loading it says why it cannot be played)."""
+    card = model.parent / "model_card.json"
+    if not card.is_file():
+        return games.DEFAULT_GAME
+    try:
+        return card_game(read_card(card), card)
+    except ModelCardError:
+        return games.DEFAULT_GAME
 
 
 def resolve_model(name: str | Path) -> Path | None:
@@ -584,7 +597,7 @@ def load(name: str, **kwargs: Any) -> PolicyAgent:
     A path to a ``.zip`` or to a folder holding ``model.zip`` works too."""
     model = resolve_model(name)
     if model is None:
-        known = ", ".join(available_models()) or "(none shipped)"
+        known = ", ".join(available_models() + available_models("bang-dice")) or "(none shipped)"
         raise ValueError(f"unknown model {name!r}; shipped models: {known}")
     return PolicyAgent(model, **kwargs)
 
@@ -689,7 +702,7 @@ def make_bot(spec: Any, seed: int | None = None, game: str = games.DEFAULT_GAME)
         what = "no model file" if spec.endswith(".zip") else "unknown agent"
         raise ValueError(
             f"{what} {spec!r}: expected a registered bot ({', '.join(available(game))}), a "
-            f"shipped model ({', '.join(available_models()) or 'none shipped'}), a model path "
+            f"shipped model ({', '.join(available_models(game)) or 'none shipped'}), a model path "
             "(a .zip, or a folder holding model.zip) or an import path module:attribute"
         )
     if hasattr(spec, "act"):

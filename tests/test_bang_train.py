@@ -113,3 +113,22 @@ def test_quick_bang_training_saves_a_model_that_loads_and_plays(tmp_path: Path) 
             "bang-dice", [str(out), "heuristic", "random", str(out), "heuristic"], seed, trained.make
         )
         assert len(record["won"]) == 5 and any(record["won"])
+
+
+def test_the_shipped_bang_model_is_listed_for_bang_only_and_plays() -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.model_card import read_card
+    from agents.policy import MODELS_DIR, available_models
+
+    assert "bang-dice-ppo" in available_models("bang-dice")
+    assert "bang-dice-ppo" not in available_models()  # granujas tools never list it
+    assert "ppo" in trained.available()
+    card = read_card(MODELS_DIR / "bang-dice-ppo" / "model_card.json")
+    assert card["env_version"] == "bang_dice_v0" and card["game"] == "bang-dice"
+    assert card["observation_layout"] == layout_record(game="bang-dice")
+    bot = trained.make("ppo", seed=0)
+    assert bot.game == "bang-dice" and bot.decisions == frozenset(KINDS)
+    seats = ["ppo", "heuristic", "heuristic", "heuristic", "heuristic"]
+    first = roles.play_game("bang-dice", seats, 21, trained.make)
+    again = roles.play_game("bang-dice", seats, 21, trained.make)
+    assert first == again and any(first["won"])  # deterministic play: the same game twice
