@@ -77,6 +77,31 @@ def test_outlaw_shoots_the_sheriff_when_in_reach():
     assert _decide(make("heuristic"), game) == A.target_action(1, 0, 5)
 
 
+def test_renegade_at_his_last_life_point_drinks_before_a_weak_sheriff():
+    # the Sheriff (3 life points) needs the beer too, but a dead Renegade wins nothing
+    game = BangGame.from_position(
+        {"roles": ["sheriff", "outlaw", "deputy", "outlaw", "renegade"], "characters": PLAIN,
+         "life": [3, 8, 8, 8, 1], "turn": 4, "rolls": [[BEER] * 5]}
+    )
+    game.apply(A.STOP)
+    assert game.decision.kind == "beer"
+    assert _decide(make("heuristic"), game) == A.target_action(4, 4, 5)
+
+
+@pytest.mark.parametrize(("sheriff_life", "law", "outlaws"), [(10, 10 + 24 / 3, 24 * 2 / 3), (5, 5 + 24 / 3, 24 * 2 / 3)])
+def test_renegade_shoots_the_side_that_is_ahead(sheriff_life, law, outlaws):
+    """Hidden seats are a Deputy (1/3) or an Outlaw (2/3) to the Renegade: hurting one is worth
+    the Deputy's value times the Sheriff's side's lead in life, plus the Outlaw's divided by it."""
+    game = BangGame.from_position(
+        {"roles": ["sheriff", "outlaw", "deputy", "outlaw", "renegade"], "characters": PLAIN,
+         "life": [sheriff_life, 8, 8, 8, 8], "turn": 4, "rolls": [[BEER] * 5]}
+    )
+    scores = make("heuristic").enemy_scores(seat_view(game, 4))
+    lead = 2 * law / (law + outlaws)
+    assert scores[1:4] == pytest.approx([0.7 * lead / 3 + 0.8 / lead * 2 / 3] * 3)
+    assert scores[4] == -2.0 and scores[0] == pytest.approx(-0.6)
+
+
 def test_reach_matches_the_engine():
     rng = random.Random(0)
     bot = BangHeuristic()

@@ -5,7 +5,9 @@ updated from the public history in its view (who shot whom, who gave whom a beer
 Ketchum's heal, each against the seats the actor could have chosen; reveals at eliminations).
 From the posterior and its own role it scores every seat: how much hurting it helps its side
 (:meth:`BangHeuristic.enemy_scores`, positive for a likely enemy, negative for a likely friend).
-Then:
+A Renegade, who wins only as the last one standing, values his own life more, protects a weak
+Sheriff while others are in play, and shoots the side that is ahead (the Deputies more when the
+Sheriff's side holds more of the life in play, the Outlaws more when they do). Then:
 
 - **dice**: it keeps a die whose face is worth more to it than a fresh roll and rerolls the
   others: a bull's-eye is worth the best enemy score in its reach (negative when only friends are
@@ -58,6 +60,12 @@ ROLE_VALUES: dict[str, dict[str, float]] = {
     RENEGADE: {SHERIFF: -0.6, DEPUTY: 0.7, OUTLAW: 0.8, RENEGADE: 0.6},
 }
 _SELF_VALUE = 1.3  # how much it wants itself alive (for beers)
+#: a Renegade's own life counts for more: he wins only as the last one standing
+RENEGADE_SELF_VALUE = 2.0
+#: a Renegade shoots the side that is ahead: hurting a Deputy is worth (the Sheriff's side's
+#: share of the life in play against the Outlaws' / an even share) ** this times more, an
+#: Outlaw as much less (tuned on seeds 0-23999)
+RENEGADE_BALANCE = 1.0
 #: a Renegade protects the Sheriff at this life or less while others are in play
 RENEGADE_GUARD = 3
 #: a beer's worth against a bull's-eye's, and the cost of a reroll's risk (arrow, dynamite)
@@ -173,6 +181,14 @@ class BangHeuristic(Agent):
             for r, prob in marginals[p.seat].items() if prob > 0.01
         }
         if view.role == RENEGADE:
+            # the life each side has in play, as this Renegade believes
+            others = [p for p in players if p.alive and p.seat != me]
+            law = sum(p.life * (marginals[p.seat][SHERIFF] + marginals[p.seat][DEPUTY]) for p in others)
+            outlaws = sum(p.life * marginals[p.seat][OUTLAW] for p in others)
+            if law > 0 and outlaws > 0:
+                lead = (2 * law / (law + outlaws)) ** RENEGADE_BALANCE
+                values[DEPUTY] *= lead
+                values[OUTLAW] /= lead
             if not (living_roles - {SHERIFF}):
                 values[SHERIFF] = 1.5  # only the Sheriff is left: now he is the target
             elif players[view.sheriff].life <= RENEGADE_GUARD:
@@ -182,7 +198,7 @@ class BangHeuristic(Agent):
         out = []
         for p in players:
             if p.seat == me:
-                out.append(-_SELF_VALUE)
+                out.append(-(RENEGADE_SELF_VALUE if view.role == RENEGADE else _SELF_VALUE))
             else:
                 out.append(sum(prob * values[r] for r, prob in marginals[p.seat].items()))
         return out
