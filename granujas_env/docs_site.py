@@ -478,6 +478,9 @@ def _purpose(name: str, card: Mapping[str, Any]) -> str:
         return str(card["purpose"])
     if name in PURPOSE:
         return PURPOSE[name]
+    if card.get("game", "granujas") != "granujas" and card.get("summary"):
+        # another game's card: its summary's first sentence says what the model is
+        return str(card["summary"]).split(". ")[0].rstrip(".") + "."
     mode = card.get("mode")
     return f"Trained model (`--mode {mode}`)." if mode else "Shipped bot."
 
