@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,17 @@ def test_an_unknown_game_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--game", "chess", "--agents", "heuristic"])
     assert "invalid choice: 'chess'" in capsys.readouterr().err
+
+
+def test_a_trained_bang_model_takes_part_by_path_and_a_granujas_model_is_refused(tmp_path, capsys) -> None:
+    """A saved Bang! model (what train.rllib and train.train --game bang-dice export: a
+    MaskablePPO model.zip whose card says bang-dice) is an agent by path or shipped name."""
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "bang.json"
+    path = str(Path(__file__).resolve().parents[1] / "agents" / "models" / "bang-dice-ppo" / "model.zip")
+    assert main(["--game", "bang-dice", "--agents", f"{path},bang-dice-ppo,random", "--players", "3",
+                 "--games", "3", "--seed", "2", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["by_agent"]
+    assert [rows[a]["overall"]["games"] for a in (path, "bang-dice-ppo", "random")] == [3, 3, 3]
+    assert main(["--game", "bang-dice", "--agents", "full,heuristic", "--players", "5", "--games", "1"]) == 2
+    assert "model 'full' plays granujas, not bang-dice" in capsys.readouterr().err
