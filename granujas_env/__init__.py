@@ -20,6 +20,7 @@ Importing the package registers four environments:
 import gymnasium
 
 from . import bang_dice  # noqa: F401 - registers granujas/bang-dice-v0
+from .core.registration import register_pettingzoo
 from .env import env, parallel_env, raw_env
 from .version import ENV_ID, ENV_NAME, ENV_VERSION
 
@@ -43,14 +44,7 @@ def _register() -> None:
             order_enforce=False,
             disable_env_checker=True,
         )
-    try:
-        from pettingzoo import aec_registry, parallel_registry, register
-    except ImportError:  # older PettingZoo: no registry
-        return
-    if ENV_ID not in aec_registry:
-        register("aec", ENV_ID, entry_point="granujas_env.env:env")
-    if ENV_ID not in parallel_registry:
-        register("parallel", ENV_ID, entry_point="granujas_env.env:parallel_env")
+    register_pettingzoo(ENV_ID, "granujas_env.env")
 
 
 _register()

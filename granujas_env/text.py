@@ -1080,6 +1080,6 @@ class GranujasText(TextGameBase):
         return f"p{game.winner} wins; tech scores {scores}"
 
 
-#: the text interface of 3000 Granujas (granujas_env.core.textio.TEXT_GAMES)
+#: the text interface of 3000 Granujas (named by the granujas spec's tools["text"])
 TEXT = GranujasText("granujas", "3000 Granujas", SeatView, rules_summary=RULES_SUMMARY,
                     answer_help=ANSWER_HELP, yes_no=(A.CONFIRM, A.PASS))

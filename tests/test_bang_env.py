@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import granujas_env.bang_dice  # noqa: F401 - registers granujas/bang-dice-v0
 from granujas_env import games
@@ -27,7 +27,7 @@ from granujas_env.bang_dice.engine.game import (
     GameOverError,
     IllegalActionError,
 )
-from granujas_env.bang_dice.env import env, raw_env
+from granujas_env.bang_dice.env import env, parallel_env, raw_env
 from granujas_env.bang_dice.view import seat_view
 
 
@@ -332,3 +332,30 @@ def test_games_are_the_same_in_other_processes():
         )
         digests.add(result.stdout.strip())
     assert len(digests) == 1 and len(next(iter(digests))) == 64
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_parallel_registration_passes_pettingzoo_parallel_api_test(players: int) -> None:
+    par = pettingzoo.make("parallel", "granujas/bang-dice-v0", num_players=players)
+    assert par.possible_agents == [f"player_{i}" for i in range(players)]
+    parallel_api_test(par, num_cycles=2000)
+
+
+def test_parallel_env_plays_the_aec_game_and_pays_every_seat() -> None:
+    par, aec = parallel_env(num_players=5), env(num_players=5)
+    observations, infos = par.reset(seed=3)
+    aec.reset(seed=3)
+    rng = np.random.default_rng(3)
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    while par.agents:
+        acting = infos[par.agents[0]]["active_agent"]
+        assert acting == aec.agent_selection
+        action = int(rng.choice(np.flatnonzero(observations[acting]["action_mask"])))
+        observations, rewards, terminations, truncations, infos = par.step({acting: action})
+        aec.step(action)
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+    game = par.unwrapped.game
+    assert game.game_over and game.events == aec.unwrapped.game.events
+    winners = game.outcome().winners
+    assert totals == {f"player_{i}": (1.0 if i in winners else -1.0) for i in range(5)}

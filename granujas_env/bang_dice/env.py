@@ -35,9 +35,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
-from ..core.aec import GameAECEnv, wrap
+from ..core.aec import GameAECEnv, TurnBasedParallelEnv, wrap
 from . import ENV_ID
 from .codecs import LAYOUT
 from .engine import actions as A
@@ -46,7 +46,7 @@ from .render import render_text
 from .version import ENV_VERSION
 from .view import BangView, Tally, seat_view
 
-__all__ = ["env", "raw_env", "ENV_ID", "REWARD_MODES"]
+__all__ = ["env", "parallel_env", "raw_env", "ENV_ID", "REWARD_MODES"]
 
 REWARD_MODES = ("team",)
 
@@ -55,6 +55,13 @@ def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment: an illegal move ends the game (-1 to the mover), PettingZoo's
     way; any other bad step raises the error of :class:`raw_env`."""
     return wrap(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The wrapped environment (:func:`env`) through PettingZoo's Parallel API, one seat acting
+    per step (:class:`~granujas_env.core.aec.TurnBasedParallelEnv`);
+    ``pettingzoo.make("parallel", "granujas/bang-dice-v0")``."""
+    return TurnBasedParallelEnv(env(**kwargs))
 
 
 class raw_env(GameAECEnv):
