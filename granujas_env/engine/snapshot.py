@@ -9,13 +9,13 @@ with its Steps, sets, dataclasses), so a saved snapshot resumes the very same ga
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import random
 import types
 import typing
 from typing import Any, Union
 
+from ..core.snapshot import digest as _digest_state
+from ..core.snapshot import state_dict
 from .data import Catalog, Rules, Step
 from .game import Game, GameConfig, default_data
 from .state import Frame, Granuja, Player, Safe
@@ -23,39 +23,14 @@ from .state import Frame, Granuja, Player, Safe
 _SKIP = {"rules", "catalog", "config", "_legal_cache"}
 
 
-_SCALARS = frozenset({int, str, bool, float, type(None)})  # exact types: kept as they are
-
-
-def _plain(value: Any) -> Any:
-    # Steps and the state's dataclasses go through the generic branch: every field is kept.
-    if type(value) in _SCALARS:  # most values; checked first, as every list item is (speed)
-        return value
-    if isinstance(value, random.Random):
-        return _plain(value.getstate())
-    if isinstance(value, Frame):
-        return {"kind": value.kind, "player": value.player, "data": _plain(value.data)}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [v if type(v) in _SCALARS else _plain(v) for v in value]
-    return value
-
-
 def to_dict(game: Game) -> dict[str, Any]:
     """Every field of the game state as plain JSON types (sets sorted, frames as tables)."""
-    state = {k: _plain(v) for k, v in sorted(vars(game).items()) if k not in _SKIP}
-    state["config"] = dataclasses.asdict(game.config)
-    return state
+    return state_dict(game, _SKIP)
 
 
 def digest(game: Game) -> str:
     """SHA-256 of the canonical state: equal digests mean equal states."""
-    text = json.dumps(to_dict(game), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return _digest_state(to_dict(game))
 
 
 # ---------------------------------------------------------------------------------------- restore
