@@ -23,7 +23,6 @@ from agents.base import Agent
 from agents.human import HumanAgent
 from agents.llm import LLMAgent
 from agents.safecracker import SafecrackerAgent, SafeSearchAgent
-from agents.search import ISMCTSAgent
 from agents.styles import STYLES
 from granujas_env import games
 from granujas_env.protocol import GameState
@@ -176,8 +175,6 @@ for _name, _bot in EVERY_GAME.items():
 # Gauntlet styles (agents/styles.py): the heuristic with one habit changed, style_<name>
 for _name, _style in STYLES.items():
     register(_name, _style)
-# Information-set Monte Carlo tree search (agents/search.py): make("ismcts", simulations=200)
-register("ismcts", ISMCTSAgent)
 # The heuristic with its Safe decisions searched for Safe tech (agents/safecracker.py)
 register("safe_search", SafeSearchAgent)
 # The Safe bot: the heuristic reading its rivals' Marks with a fitted model (agents/safecracker.py);
