@@ -14,10 +14,9 @@ clipped at :data:`MONEY_CAP`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from .core.layout import Piece, lay_out  # noqa: F401 - Piece: the public name of the layout's pieces
 from .engine import actions as A
 from .engine.data import Catalog, Rules
 from .engine.game import DECISION_KINDS, Game
@@ -38,14 +37,6 @@ MONEY_SCALE = 10.0
 # The box holds 38 dollar tokens, 30 of 1 $ and 8 of 5 $ (rulebook, "Componentes"): no table holds
 # more than 70 $. The engine's bank is unlimited, so the encoder clips a seat's money here.
 MONEY_CAP = 70
-
-
-@dataclass(frozen=True)
-class Piece:
-    name: str
-    size: int
-    meaning: str
-    offset: int = 0
 
 
 class ObservationLayout:
@@ -113,13 +104,7 @@ class ObservationLayout:
              "per day, relative seat, position: declared (public) and value one-hot if known "
              "(own cards always; others' only when revealed by a challenge)"),
         ]
-        self.pieces: list[Piece] = []
-        offset = 0
-        for name, size, meaning in specs:
-            self.pieces.append(Piece(name, size, meaning, offset))
-            offset += size
-        self.size = offset
-        self.offset = {p.name: p.offset for p in self.pieces}
+        self.pieces, self.offset, self.size = lay_out(specs)
         self._cost_at = g - len(MODIFIER_LIST) - 2  # hire cost, then tech, in a Granuja's features
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = self._highs(catalog, rules)

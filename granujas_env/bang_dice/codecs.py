@@ -10,10 +10,9 @@ seats zero. The encoder reads exactly what :mod:`granujas_env.bang_dice.view` gi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from ..core.layout import Piece, lay_out
 from .engine import actions as A
 from .engine.data import CHARACTER_IDS, CHARACTERS
 from .engine.game import DECISION_KINDS, FACES, GATLING_HIT, ROLES, SHOT, BangGame
@@ -34,14 +33,6 @@ COUNT_CAP = 10
 #: the turn counter is clipped here
 TURN_CAP = 100
 CAUSES = (SHOT, GATLING_HIT)
-
-
-@dataclass(frozen=True)
-class Piece:
-    name: str
-    size: int
-    meaning: str
-    offset: int = 0
 
 
 _SPECS = [
@@ -81,13 +72,7 @@ class ObservationLayout:
     """The named pieces of the observation vector (the same at every table size)."""
 
     def __init__(self) -> None:
-        self.pieces: list[Piece] = []
-        offset = 0
-        for name, size, meaning in _SPECS:
-            self.pieces.append(Piece(name, size, meaning, offset))
-            offset += size
-        self.size = offset
-        self.offset = {p.name: p.offset for p in self.pieces}
+        self.pieces, self.offset, self.size = lay_out(_SPECS)
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.ones(self.size, dtype=np.float32)
         self.low.flags.writeable = self.high.flags.writeable = False

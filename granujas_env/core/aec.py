@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 import operator
 import random
-import reprlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -35,6 +34,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
+from .messages import shown
+
 __all__ = [
     "GameAECEnv", "CheckedOrderEnforcingWrapper", "EnvState", "TurnBasedParallelEnv", "wrap",
     "shown", "copy_random",
@@ -42,17 +43,6 @@ __all__ = [
 
 RENDER_MODES = ("human", "ansi")
 
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 60
-_SHORT.maxlevel = 3
-
-
-def shown(value: object) -> str:
-    """A short ``repr`` for error messages (long strings, deep lists, long numbers are cut)."""
-    try:
-        return _SHORT.repr(value)
-    except ValueError:  # an int of more digits than Python converts to text
-        return f"<{type(value).__name__} too long to show>"
 
 
 def copy_random(rng: random.Random) -> random.Random:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 import os
-import reprlib
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.messages import shown
 from . import actions as A
 from .vocabulary import (
     ARROWS,
@@ -231,17 +231,6 @@ class Rules:
 
 
 # ---------------------------------------------------------------------------------------- reading
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 60
-_SHORT.maxlevel = 3
-
-
-def shown(value: object) -> str:
-    """A short ``repr`` for error messages: long strings, deep lists and long numbers are cut."""
-    try:
-        return _SHORT.repr(value)
-    except ValueError:  # an int of more digits than Python converts to text (4300 by default)
-        return f"<{type(value).__name__} too long to show>"
 
 
 def is_int(value: object) -> bool:
