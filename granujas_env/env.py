@@ -94,12 +94,7 @@ class raw_env(GameAECEnv):
     machinery (steps, checks, infos, snapshots, copies) is :class:`~granujas_env.core.aec.GameAECEnv`.
     """
 
-    metadata = {
-        "name": ENV_NAME,
-        "render_modes": ["human", "ansi"],
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata = {**GameAECEnv.metadata, "name": ENV_NAME}
     illegal_error = IllegalActionError
     game_over_error = GameOverError
     # Fixed at construction and never changed by play: shared by copies, as a Game's clone shares

@@ -73,12 +73,7 @@ class raw_env(GameAECEnv):
         reward: "team" (+1 to every seat of the winning side, -1 to the others, at the end).
     """
 
-    metadata = {
-        "name": ENV_VERSION,
-        "render_modes": ["human", "ansi"],
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata = {**GameAECEnv.metadata, "name": ENV_VERSION}
     illegal_error = IllegalActionError
     game_over_error = GameOverError
 

@@ -203,6 +203,8 @@ class GameAECEnv(AECEnv):
     :meth:`_init_env` with the player count, the observation bounds and the action count.
     """
 
+    #: PettingZoo metadata every game shares; a game's class adds its "name" (its env version)
+    metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 1}
     #: game's hook: the error classes of the engine (illegal action; step after the end)
     illegal_error: type[Exception] = ValueError
     game_over_error: type[Exception] = ValueError
