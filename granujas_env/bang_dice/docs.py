@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..cli import run_main
-from ..docs import DOCS
+from ..docs import DOCS, block_table, decision_table, piece_table
 from .codecs import LAYOUT
 from .engine import actions as A
 from .engine.game import DECISION_KINDS
@@ -33,18 +33,13 @@ def actions_markdown() -> str:
         "seat offset clockwise from the decider (0 = self), counting every seat of the table, "
         "eliminated ones too.\n\n"
     )
-    lines.append("| ids | block | size | meaning |\n| --- | --- | --- | --- |\n")
-    for name, start, size, meaning in A.BLOCKS:
-        ids = str(start) if size == 1 else f"{start}-{start + size - 1}"
-        lines.append(f"| {ids} | `{name}` | {size} | {meaning} |\n")
+    lines.append(block_table(A.BLOCKS))
     lines.append("\n## Decision kinds\n\n")
     lines.append(
         "The pending decision (`info['decision']` of the acting agent) says what the ids mean. "
         "A decision with a single legal id is answered by the engine and never asked.\n\n"
     )
-    lines.append("| kind | what is asked |\n| --- | --- |\n")
-    for kind, meaning in DECISION_KINDS.items():
-        lines.append(f"| `{kind}` | {meaning} |\n")
+    lines.append(decision_table(DECISION_KINDS))
     return "".join(lines)
 
 
@@ -60,9 +55,7 @@ def observation_markdown() -> str:
         "every role once the game is over. `action_mask` is int8 "
         f"[{A.NUM_ACTIONS}], all zeros when the observer is not acting.\n\n"
     )
-    lines.append("| offset | piece | size | meaning |\n| --- | --- | --- | --- |\n")
-    for piece in LAYOUT.pieces:
-        lines.append(f"| {piece.offset} | `{piece.name}` | {piece.size} | {piece.meaning} |\n")
+    lines.append(piece_table(LAYOUT.pieces))
     return "".join(lines)
 
 
