@@ -15,9 +15,9 @@ from pathlib import Path
 
 from test_web_browser import (
     _click_and_wait,
+    browser,  # noqa: F401 - the fixture
     server,  # noqa: F401 - the fixture
 )
-from test_web_ui_browser import browser  # noqa: F401 - the fixture
 
 SHOTS = ("bang-web-lobby.png", "bang-web-table.png", "bang-web-target.png", "bang-web-help.png",
          "bang-web-over.png", "bang-web-replay.png")

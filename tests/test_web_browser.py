@@ -73,6 +73,17 @@ def server(tmp_path):
     thread.join(10)
 
 
+@pytest.fixture()
+def browser(tmp_path):
+    """A headless Chromium context with its own profile (shared with the other browser tests)."""
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
+            viewport={"width": 1440, "height": 1000})
+        yield context
+        context.close()
+
+
 def _renders(page) -> int:
     return int(page.evaluate("Number(document.body.dataset.renders || 0)"))
 

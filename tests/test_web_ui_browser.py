@@ -10,66 +10,14 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
-import shutil
-import socket
 import threading
 import time
-from pathlib import Path
 
-import pytest
-
-CHROMIUM = os.environ.get("GRANUJAS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-
-
-def _missing(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI must install it)", pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
-
-
-try:
-    import uvicorn
-    from playwright.sync_api import sync_playwright
-
-    from granujas_env.web import create_app
-except ImportError as exc:
-    _missing(f"the [web] extra is not installed ({exc}): pip install -e '.[web]'")
-if not Path(CHROMIUM).is_file():
-    _missing(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture()
-def server(tmp_path):
-    port = _free_port()
-    app = create_app(record_dir=tmp_path / "records", allowed_hosts=["127.0.0.1"])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start within 10 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture()
-def browser(tmp_path):
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS,
-            viewport={"width": 1440, "height": 1000})
-        yield context
-        context.close()
+from test_web_browser import (  # the module's skip (no Chromium, no [web] extra) applies here too
+    _free_port,
+    browser,  # noqa: F401 - the fixture
+    server,  # noqa: F401 - the fixture
+)
 
 
 def _wait(page, condition, what: str) -> None:
@@ -79,7 +27,7 @@ def _wait(page, condition, what: str) -> None:
         page.wait_for_timeout(20)
 
 
-def test_help_card_text_plain_prompts_and_auto_pass(server, browser):
+def test_help_card_text_plain_prompts_and_auto_pass(server, browser):  # noqa: F811
     base, app = server
     errors: list[str] = []
     page = browser.new_page()
@@ -135,7 +83,7 @@ def test_help_card_text_plain_prompts_and_auto_pass(server, browser):
     assert not errors
 
 
-def test_a_page_on_another_origin_cannot_create_games(server, browser, tmp_path):
+def test_a_page_on_another_origin_cannot_create_games(server, browser, tmp_path):  # noqa: F811
     base, app = server
     hostile = tmp_path / "hostile"
     hostile.mkdir()
