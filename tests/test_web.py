@@ -266,7 +266,7 @@ def test_replay_steps_forward_and_back(client):
     owner = record.steps[plan].player
     public = client.get(f"/api/replays/{rid}/steps/{plan + 1}?view=public").json()
     own = client.get(f"/api/replays/{rid}/steps/{plan + 1}?view={owner}").json()
-    assert public["last_action"].endswith("a secret choice")
+    assert public["last_action"] == f"{replay.names[owner]} (plan card): a secret choice"
     assert "play the" in own["last_action"]
     for url, status in ((f"/api/replays/{rid}/steps/{steps + 1}", 404),
                         (f"/api/replays/{rid}/steps/1?view=7", 400),

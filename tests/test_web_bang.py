@@ -360,7 +360,10 @@ def test_a_finished_game_gives_its_record_and_replay(client, tmp_path):
     assert [p["role"] for p in start["players"]] == [
         r if r == "sheriff" else None for r in web.game.roles]
     seat1 = client.get(f"/api/replays/{rid}/steps/1?view=1").json()
-    assert seat1["role"] == web.game.roles[1] and seat1["last_action"].startswith("p")
+    assert seat1["role"] == web.game.roles[1]
+    mover, decision, _ = client.app.state.replays[rid].steps[0]
+    # the seat's name and the decision in words, never the engine's identifier
+    assert seat1["last_action"].startswith(f"{web.names[mover]} ({decision.replace('_', ' ')}): ")
     end = client.get(f"/api/replays/{rid}/steps/{len(web.actions)}").json()
     assert end["game_over"] and end["final"]["roles"] == web.game.roles
     assert client.get(f"/api/replays/{rid}/steps/1?view=4").status_code == 400

@@ -499,13 +499,14 @@ class Replay:
         if step == 0:
             return None
         player, decision, action = self.steps[step - 1]
-        who = f"p{player}"
+        # the seat's name and the decision in words, not the engine's identifiers
+        who = f"{self.names[player]} ({decision.replace('_', ' ')})"
         if player != seat and decision in self.kind.private_decisions:
-            return f"{who} ({decision}): a secret choice"
+            return f"{who}: a secret choice"
         before = self.game_at(step - 1)
         # in the deciding seat's own words to that seat; the public words to every other view
         words = self.kind.describe(before, action, seat if player == seat else None)
-        return f"{who} ({decision}): {words}"
+        return f"{who}: {words}"
 
 
 # ------------------------------------------------------------------------------ the app
