@@ -300,8 +300,6 @@ class PolicyAgent(Agent):
         self.seed = seed
         self._rng = np.random.default_rng(seed)
         advisor = advisor if advisor is not None else card.get("advisor")
-        if advisor is not None and self.game != games.DEFAULT_GAME:
-            raise ValueError(f"{self.model_path}: advisors are granujas bots; a {self.game} model takes none")
         self.model, self._layers = load_model(self.model_path)
         if temperature is None:
             temperature = card.get("play_temperature")
@@ -323,7 +321,7 @@ class PolicyAgent(Agent):
             self.delegate = make_bot(
                 delegate if delegate is not None else DEFAULT_BOT, seed=seed, game=self.game
             )
-        self.advisor = None if advisor is None else make_bot(advisor, seed=seed)
+        self.advisor = None if advisor is None else make_bot(advisor, seed=seed, game=self.game)
         self.wants_view = self.advisor is not None or (
             self.delegate is not None and getattr(self.delegate, "wants_view", True)
         )

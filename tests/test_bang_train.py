@@ -67,7 +67,6 @@ def test_eliminated_learner_gets_its_sides_outcome_when_the_game_ends() -> None:
         ({"num_players": 2}, "3..8 players"),
         ({"shaping": 1.0}, "shaping"),
         ({"decisions": "bluff"}, "decisions of bang-dice"),
-        ({"advisor": "heuristic"}, "advisors"),
     ],
 )
 def test_bang_single_seat_refuses_granujas_only_settings(kwargs: dict, message: str) -> None:
@@ -113,6 +112,33 @@ def test_quick_bang_training_saves_a_model_that_loads_and_plays(tmp_path: Path) 
             "bang-dice", [str(out), "heuristic", "random", str(out), "heuristic"], seed, trained.make
         )
         assert len(record["won"]) == 5 and any(record["won"])
+
+
+def test_bang_training_with_the_heuristic_as_advisor_and_a_kl_start(tmp_path: Path) -> None:
+    """--advisor heuristic appends the Bang! heuristic's action to the observation (the imitation
+    copies it), and --kl-coef after imitation starts (it once failed copying the live policy)."""
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "advised"
+    result = subprocess.run(
+        [sys.executable, "-m", "train.train", "--game", "bang-dice", "--players", "5", "--quick",
+         "--steps", "256", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
+         "--advisor", "heuristic", "--kl-coef", "0.01", "--bc-samples", "3000", "--bc-epochs", "40",
+         "--seed", "3", "--no-progress", "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=180,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    card = json.loads((out / "model_card.json").read_text())
+    assert card["advisor"] == "heuristic" and card["kl_coef"] == 0.01
+    assert (out / "kl_start.zip").is_file()
+    # the advice is in the input: imitation of the advisor is nearly exact
+    assert card["behaviour_cloning"]["train_accuracy"] > 0.9
+    agent = load(str(out))
+    assert agent.advisor is not None and agent.advisor.name == "heuristic"
+    assert agent.model.observation_space.shape == (LAYOUT.size + 47,)
+    record = roles.play_game(
+        "bang-dice", [str(out), "heuristic", "heuristic", "random", "heuristic"], 5, trained.make
+    )
+    assert len(record["won"]) == 5
 
 
 def test_the_shipped_bang_model_is_listed_for_bang_only_and_plays() -> None:

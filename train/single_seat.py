@@ -218,8 +218,6 @@ class SingleSeatEnv(gymnasium.Env):
                 )
             if shaping:
                 raise ValueError(f"shaping is granujas' score-margin potential; {game} has none")
-            if advisor is not None:
-                raise ValueError(f"advisors are granujas bots; {game} takes none")
         self._all_decisions = all_decisions(game)
         self.decisions = game_decisions(decisions, game)
         self.game_length = game_length

@@ -427,9 +427,8 @@ def game_settings(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--reward of {args.game} must be one of {list(spec.reward_modes)}, got {args.reward!r}")
     if args.shaping:
         raise ValueError(f"--shaping is granujas' score-margin potential; {args.game} takes none")
-    for flag, value in (("--advisor", args.advisor), ("--init-from", args.init_from)):
-        if value is not None:
-            raise ValueError(f"{flag} is not available with --game {args.game}")
+    if args.init_from is not None:
+        raise ValueError(f"--init-from is not available with --game {args.game}")
     if args.mode != "full":
         raise ValueError(f"--mode of {args.game} is full (the learner plays every decision), got {args.mode!r}")
     return {
@@ -1297,9 +1296,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.kl_coef > 0:
         if continued is None:  # the start policy, kept for a continued run
             save_slim(model, out / KL_START)
-            start_policy = model.policy
-        else:
-            start_policy = MaskablePPO.load(out / KL_START, device="cpu").policy
+        # read back from the file, not copied from the live policy: after imitation the live
+        # policy holds tensors that are not graph leaves, which deepcopy refuses
+        start_policy = MaskablePPO.load(out / KL_START, device="cpu").policy
         callbacks.append(kl_to_start_callback(start_policy, args.kl_coef))
 
     def stop(signum: int, _frame: Any) -> None:  # finish the step, then save model and card
