@@ -12,10 +12,12 @@ from collections.abc import Iterable
 
 from granujas_env.codecs import KINDS
 
-__all__ = ["BLUFF_DECISIONS", "SAFE_DECISIONS", "ALL_DECISIONS", "MODES", "resolve_decisions"]
+__all__ = ["PLAN_DECISIONS", "BLUFF_DECISIONS", "SAFE_DECISIONS", "ALL_DECISIONS", "MODES", "resolve_decisions"]
 
-#: The Plan (card, then slot) and the challenge windows.
-BLUFF_DECISIONS = frozenset({"plan_card", "plan_slot", "challenge"})
+#: The Plan: the card, then its slot (what ``bluffer`` plays; challenges go to its delegate).
+PLAN_DECISIONS = frozenset({"plan_card", "plan_slot"})
+#: The Plan and the challenge windows.
+BLUFF_DECISIONS = PLAN_DECISIONS | {"challenge"}
 #: Safe selection: peek, Mark (face, source), steal, abandon, unused-location peek, Sheriff's Office.
 SAFE_DECISIONS = frozenset(
     {
@@ -31,6 +33,7 @@ SAFE_DECISIONS = frozenset(
 #: Every decision kind of the engine.
 ALL_DECISIONS = frozenset(KINDS)
 MODES: dict[str, frozenset[str]] = {
+    "plan": PLAN_DECISIONS,
     "bluff": BLUFF_DECISIONS,
     "safe": SAFE_DECISIONS,
     "full": ALL_DECISIONS,
@@ -38,7 +41,7 @@ MODES: dict[str, frozenset[str]] = {
 
 
 def resolve_decisions(decisions: str | Iterable[str] | None) -> frozenset[str]:
-    """A mode name (``bluff``, ``safe``, ``full``), a set of decision kinds, or None (= full)."""
+    """A mode name (``plan``, ``bluff``, ``safe``, ``full``), a set of decision kinds, or None (= full)."""
     if decisions is None:
         return ALL_DECISIONS
     if isinstance(decisions, str):

@@ -14,9 +14,11 @@ A card of another game of :mod:`granujas_env.games` (``"env_version": "bang_dice
 Game) records that game's layout the same way: :func:`card_game` names the game a card is of, and
 :func:`game_layout` gives each game's observation layout, decision kinds and action count.
 
-A card may name, under ``"models_by_players"`` (``{"2": "model_2p.zip"}``), models of the same
-layout, decisions and advisor that play the games of that many players instead of the card's
-``model.zip`` (:func:`models_by_players`; e.g. a 2-player specialist beside a model for 3-4 players).
+A card may name, under ``"models_by_players"`` (``{"2": "model_2p.zip", "4": "plan/model.zip"}``),
+models that play the games of that many players instead of the card's ``model.zip``
+(:func:`models_by_players`): a ``.zip`` beside the card is read with this card (the same layout,
+decisions and advisor; e.g. a 2-player specialist), ``FOLDER/model.zip`` with the card in that
+folder (its own layout, decisions and advisor; e.g. a Plan-only model for 3-4 players).
 """
 
 from __future__ import annotations
@@ -140,8 +142,9 @@ def read_card(path: str | Path) -> dict[str, Any]:
 
 
 def models_by_players(card: Mapping[str, Any], card_path: str | Path) -> dict[int, Path]:
-    """The card's ``models_by_players``, checked: ``{player count: model path}`` (paths beside
-    the card); ``{}`` when it has none. :class:`ModelCardError` names a bad entry."""
+    """The card's ``models_by_players``, checked: ``{player count: model path}`` (a ``.zip``
+    beside the card, or ``FOLDER/model.zip`` with its own card); ``{}`` when it has none.
+    :class:`ModelCardError` names a bad entry."""
     entries = card.get("models_by_players")
     if entries is None:
         return {}
@@ -157,13 +160,21 @@ def models_by_players(card: Mapping[str, Any], card_path: str | Path) -> dict[in
             raise ModelCardError(
                 f"{card_path}: models_by_players key {count!r}: expected a player count 2, 3 or 4"
             )
-        if not isinstance(name, str) or Path(name).name != name or not name.endswith(".zip"):
+        parts = Path(name).parts if isinstance(name, str) else ()
+        beside = len(parts) == 1 and name.endswith(".zip")
+        nested = len(parts) == 2 and parts[1] == "model.zip" and parts[0] not in ("..", ".")
+        if not (beside or nested) or Path(name).is_absolute():
             raise ModelCardError(
                 f"{card_path}: models_by_players[{count!r}] must name a .zip file beside the "
-                f"card, got {name!r}"
+                f"card (read with this card) or FOLDER/model.zip in a folder beside it (read "
+                f"with that folder's own card), got {name!r}"
             )
         if not (folder / name).is_file():
             raise ModelCardError(f"{card_path}: models_by_players[{count!r}]: no file {name}")
+        if nested and not (folder / parts[0] / CARD_NAME).is_file():
+            raise ModelCardError(
+                f"{card_path}: models_by_players[{count!r}]: {parts[0]}/ holds no {CARD_NAME}"
+            )
         models[int(count)] = folder / name
     return models
 

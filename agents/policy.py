@@ -276,6 +276,11 @@ class PolicyAgent(Agent):
         temperature: float | Mapping[str, float] | None = None,
         table_models: bool = True,
     ) -> None:
+        # the arguments as given: each table model reads what is None from its own card
+        table_options = dict(
+            delegate=delegate, decisions=decisions, deterministic=deterministic, seed=seed,
+            advisor=advisor, temperature=temperature, table_models=False,
+        )
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
             raise FileNotFoundError(f"no model at {self.model_path}")
@@ -328,13 +333,9 @@ class PolicyAgent(Agent):
         self.name = f"policy:{self.model_path.parent.name or self.model_path.stem}"
         self._policy_calls = 0
         self._delegated_calls = 0
-        options = dict(
-            delegate=delegate, decisions=decisions, deterministic=deterministic, seed=seed,
-            advisor=advisor, temperature=temperature, table_models=False,
-        )
         by_players = table_models and card_path is not None
         self.table_agents: dict[int, PolicyAgent] = {
-            n: PolicyAgent(path, **options)
+            n: PolicyAgent(path, **table_options)
             for n, path in (models_by_players(card, card_path) if by_players else {}).items()
         }
         """The agents that play the games of these player counts instead of this model."""

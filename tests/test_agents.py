@@ -354,6 +354,49 @@ def test_a_card_hands_games_of_a_player_count_to_its_table_model(tmp_path) -> No
     assert frozen.table_agents[2].policy_calls > 0 and frozen._policy_calls == 0
 
 
+def test_a_table_model_in_a_folder_plays_with_its_own_card(tmp_path) -> None:
+    """``models_by_players`` may name ``FOLDER/model.zip``: that table's games are played by the
+    model with the folder's own card (its layout, decisions, advisor), exactly as it plays
+    alone; entries outside the card's folder or without a card are refused."""
+    import json
+    import shutil
+
+    from agents import make
+    from agents.driver import play_game
+    from agents.model_card import ModelCardError
+    from agents.policy import MODELS_DIR, PolicyAgent
+
+    model = _table_folder(tmp_path / "full", {"2": "model_2p.zip", "4": "plan/model.zip"})
+    shutil.copytree(MODELS_DIR / "bluffer", tmp_path / "full" / "plan")
+    table = PolicyAgent(model)
+    plan = table.table_agents[4]
+    assert plan.decisions == {"plan_card", "plan_slot"} and plan.delegate is not None
+    bluffer = PolicyAgent(MODELS_DIR / "bluffer" / "model.zip")
+    for seed in (5, 6):
+        seeds = list(range(seed, seed + 4))
+        games = [
+            play_game({"num_players": 4}, [bot, *(make("heuristic", seed=s) for s in range(3))],
+                      seed, bot_seeds=seeds)
+            for bot in (table, bluffer)
+        ]
+        assert games[0] == games[1]
+    assert plan.policy_calls == bluffer.policy_calls > 0
+    card_path = tmp_path / "full" / "model_card.json"
+    card = json.loads(card_path.read_text())
+    (tmp_path / "full" / "bare").mkdir()
+    shutil.copy(MODELS_DIR / "bluffer" / "model.zip", tmp_path / "full" / "bare" / "model.zip")
+    for entry, message in (
+        ("../bluffer/model.zip", "must name"),
+        (str(MODELS_DIR / "bluffer" / "model.zip"), "must name"),
+        ("plan/deeper/model.zip", "must name"),
+        ("plan/other.zip", "must name"),
+        ("bare/model.zip", "holds no model_card.json"),
+    ):
+        card_path.write_text(json.dumps(card | {"models_by_players": {"4": entry}}))
+        with pytest.raises(ModelCardError, match=message):
+            PolicyAgent(model)
+
+
 def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
     """The shipped ``full``: ``model_2p.zip`` for 2-player games, ``model.zip`` (``full-la1``'s
     weights) for the others; its card's exploiter figure is the one its result file holds."""
@@ -378,7 +421,7 @@ def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
     [
         (["model_2p.zip"], "models_by_players must map player counts to model files"),
         ({"5": "model_2p.zip"}, "key '5': expected a player count 2, 3 or 4"),
-        ({"2": "../model_2p.zip"}, r"must name a .zip file beside the card, got '../model_2p.zip'"),
+        ({"2": "../model_2p.zip"}, r"must name a .zip file beside the card .*, got '../model_2p.zip'"),
         ({"2": "missing.zip"}, r"models_by_players\['2'\]: no file missing.zip"),
     ],
 )

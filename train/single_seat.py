@@ -52,7 +52,7 @@ controls every decision kind (``decisions`` ``"full"`` or a set of the game's ki
 rotation cycles through ``spec.tools["seat_cycle"]`` seats (840 = lcm(3..8) for Bang!, so a
 rotation covers every seat at every table size; granujas keeps 12 = lcm(2, 3, 4)) and the roles
 come with each game's deal. The reward is the game's terminal one (Bang!: ``"team"``, +1 to every
-seat of the winning side, -1 to the others); ``shaping`` and ``advisor`` are granujas-only. **A
+seat of the winning side, -1 to the others); ``shaping`` is granujas-only. **A
 learner eliminated before the end** (Bang!) has no decision left: the step in which it is
 eliminated plays the rest of the game with the opponents and ends the episode with its side's
 outcome (``terminated``, the team reward), so a dead Deputy whose Sheriff wins still gets +1 and
