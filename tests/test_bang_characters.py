@@ -21,7 +21,7 @@ def test_bart_cassidy_takes_an_arrow_instead_of_a_life_point():
     game = make("SORO", chars, rolls=[NOTHING, QUIET])
     act(game, A.STOP)
     shoot(game, 1)
-    assert game.decision.kind == "bart_cassidy" and game.current_player() == 1
+    assert game.decision.kind == "bart_cassidy" and game.current_player == 1
     assert game.legal_actions() == [A.YES, A.NO]
     act(game, A.YES)
     assert game.life == [11, 8, 8, 9] and game.arrows == [0, 1, 0, 0] and game.arrow_pile == 8
@@ -210,7 +210,7 @@ def test_pedro_ramirez_discards_an_arrow_per_life_point_lost():
     game = make("SORO", chars, arrows=[0, 2, 0, 0], rolls=[NOTHING, QUIET])
     act(game, A.STOP)
     shoot(game, 1)
-    assert game.decision.kind == "pedro_ramirez" and game.current_player() == 1
+    assert game.decision.kind == "pedro_ramirez" and game.current_player == 1
     act(game, A.YES)  # he still loses the life point
     assert game.life[1] == 7 and game.arrows == [0, 1, 0, 0] and game.arrow_pile == 8
     game = make("SORO", chars, rolls=[NOTHING, QUIET])

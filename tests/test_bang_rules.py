@@ -94,7 +94,7 @@ def test_first_roll_takes_arrows_at_once_and_offers_rerolls():
     game = make("SORO", rolls=[[ARROW, ARROW, BEER, ONE, GATLING]])
     assert game.dice == [ARROW, ARROW, BEER, ONE, GATLING]
     assert game.arrows == [2, 0, 0, 0] and game.arrow_pile == 7
-    assert game.decision.kind == "reroll" and game.current_player() == 0
+    assert game.decision.kind == "reroll" and game.current_player == 0
     assert game.legal_actions() == list(range(32))
     assert game.rolls_done == 1 and game.rerolls_left == 2
 
@@ -262,7 +262,7 @@ def test_sheriff_eliminated_outlaws_win_the_dead_ones_too():
     assert game.events[-1] == ("game_over", (1, 2))
     with pytest.raises(GameOverError):
         game.apply(0)
-    assert game.decision is None and game.legal_actions() == [] and game.current_player() == -1
+    assert game.decision is None and game.legal_actions() == [] and game.current_player == -1
 
 
 def test_renegade_last_alive_with_the_sheriff_wins_alone():

@@ -338,8 +338,9 @@ class BangGame:
         """The pending decision (kind, player, data), or None when the game is over."""
         return None if self.game_over else self.stack[-1]
 
+    @property
     def current_player(self) -> int:
-        """Seat that must decide now (-1 when the game is over)."""
+        """Seat that must decide now (-1 when the game is over); a property, as granujas'."""
         return -1 if self.game_over else self.stack[-1].player
 
     def legal_actions(self) -> list[int]:
