@@ -76,5 +76,11 @@ class GranujasSpec:
     def check_invariants(self, game: Game) -> None:
         _check_invariants(game)
 
+    def potential(self, game: Game, seat: int) -> float:
+        """The seat's score margin over its best rival, in units of the rules' score scale."""
+        totals = [game.score_breakdown(s)["total"] for s in range(game.num_players)]
+        best = max(t for s, t in enumerate(totals) if s != seat)
+        return (totals[seat] - best) / float(game.rules.score_scale)
+
 
 SPEC = GranujasSpec()

@@ -123,3 +123,7 @@ class GameSpec(Protocol):
 
     def check_invariants(self, game: Any) -> None:
         """Raise AssertionError naming the first broken invariant of ``game``."""
+
+    def potential(self, game: Any, seat: int) -> float:
+        """How well ``seat`` stands in the game in progress, about -1..1: the potential of
+        potential-based reward shaping (``train.train --shaping``; 0 is used once it ends)."""

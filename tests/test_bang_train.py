@@ -65,7 +65,6 @@ def test_eliminated_learner_gets_its_sides_outcome_when_the_game_ends() -> None:
     ("kwargs", "message"),
     [
         ({"num_players": 2}, "3..8 players"),
-        ({"shaping": 1.0}, "shaping"),
         ({"decisions": "bluff"}, "decisions of bang-dice"),
     ],
 )
@@ -75,7 +74,7 @@ def test_bang_single_seat_refuses_granujas_only_settings(kwargs: dict, message: 
 
 
 @pytest.mark.parametrize(
-    "extra", [["--players", "2"], ["--shaping", "1"], ["--mode", "bluff"], ["--reward", "win"]]
+    "extra", [["--players", "2"], ["--mode", "bluff"], ["--reward", "win"]]
 )
 def test_train_refuses_bad_bang_arguments_before_the_run(tmp_path: Path, extra: list[str]) -> None:
     out = tmp_path / "run"
@@ -158,3 +157,32 @@ def test_the_shipped_bang_model_is_listed_for_bang_only_and_plays() -> None:
     first = roles.play_game("bang-dice", seats, 21, trained.make)
     again = roles.play_game("bang-dice", seats, 21, trained.make)
     assert first == again and any(first["won"])  # deterministic play: the same game twice
+
+
+def test_bang_shaping_potential_is_the_sides_life_margin() -> None:
+    """The shaping potential: the life of the seat's side minus the others', over the table's
+    starting life (Sheriff with Deputies, the Outlaws together, a Renegade alone); the shaped
+    rewards of an episode add up to its terminal reward less 0.5 x phi at the start (phi is 0 at
+    the end)."""
+    from granujas_env.bang_dice.engine.game import BangGame
+    from granujas_env.bang_dice.spec import SPEC
+
+    game = BangGame.from_position({
+        "roles": ["sheriff", "renegade", "outlaw", "outlaw", "deputy"],
+        "characters": ["bart_cassidy", "black_jack", "calamity_janet", "el_gringo", "jesse_jones"],
+        "life": [5, 7, 2, 6, 4],
+    })
+    total = sum(game.max_life)
+    assert SPEC.potential(game, 0) == SPEC.potential(game, 4) == (5 + 4 - 7 - 2 - 6) / total
+    assert SPEC.potential(game, 2) == SPEC.potential(game, 3) == (2 + 6 - 5 - 7 - 4) / total
+    assert SPEC.potential(game, 1) == (7 - 5 - 2 - 6 - 4) / total
+    env = SingleSeatEnv(num_players=5, game="bang-dice", shaping=0.5, seed=4)
+    for _ in range(3):
+        env.reset()
+        start = SPEC.potential(env.game, env.seat)
+        done, rewards = False, []
+        while not done:
+            _, reward, done, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            rewards.append(reward)
+        assert sum(rewards) == pytest.approx(info["score"] - 0.5 * start)
+        assert any(r not in (0.0, 1.0, -1.0) for r in rewards)

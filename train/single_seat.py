@@ -34,9 +34,10 @@ bluffing signal (a bluff caught on a rival's turn or at the end of the day, a ri
   offset), an int fixes it.
 * ``reward``: the AEC env's terminal reward, ``"win"`` (+1 / -1/(N-1)) or ``"score"`` (score
   margin against the best rival, normalised). ``shaping`` (default 0) adds potential-based shaping
-  ``shaping * (phi(s') - phi(s))`` with ``phi`` = the learner's current score margin (tech held
-  now: Safes + matching Marks + reputation square + Granujas, against the best rival, scaled by the
-  rules' score scale) and ``phi(end) = 0``, so it changes no optimal policy (Ng et al., 1999) but
+  ``shaping * (phi(s') - phi(s))`` with ``phi`` = the game spec's ``potential`` (granujas: the
+  learner's current score margin, tech held now: Safes + matching Marks + reputation square +
+  Granujas, against the best rival, scaled by the rules' score scale; Bang!: its side's life minus
+  the others', over the table's starting life) and ``phi(end) = 0``, so it changes no optimal policy (Ng et al., 1999) but
   tells the learner at once that a caught bluff cost it reputation.
 
 * ``illegal_reward``: None (default) makes :meth:`SingleSeatEnv.step` raise ``IllegalActionError``
@@ -52,7 +53,7 @@ controls every decision kind (``decisions`` ``"full"`` or a set of the game's ki
 rotation cycles through ``spec.tools["seat_cycle"]`` seats (840 = lcm(3..8) for Bang!, so a
 rotation covers every seat at every table size; granujas keeps 12 = lcm(2, 3, 4)) and the roles
 come with each game's deal. The reward is the game's terminal one (Bang!: ``"team"``, +1 to every
-seat of the winning side, -1 to the others); ``shaping`` is granujas-only. **A
+seat of the winning side, -1 to the others), ``shaping`` its team-life potential. **A
 learner eliminated before the end** (Bang!) has no decision left: the step in which it is
 eliminated plays the rest of the game with the opponents and ends the episode with its side's
 outcome (``terminated``, the team reward), so a dead Deputy whose Sheriff wins still gets +1 and
@@ -170,7 +171,7 @@ class SingleSeatEnv(gymnasium.Env):
         seat: the learner's seat; None rotates it per episode.
         reward: ``"win"`` or ``"score"`` (the AEC env's terminal reward); None: ``"win"``
             (granujas), the game's first reward mode otherwise (Bang!: ``"team"``).
-        shaping: coefficient of the potential-based score-margin shaping (0 = off).
+        shaping: coefficient of the potential-based shaping on the game's ``potential`` (0 = off).
         seed: seeds the deals, the seat rotation start, the pool draws and the bots.
         advisor: spec of a bot whose recommended action is appended to the learner's observation
             as a one-hot (:mod:`agents.advice`); None (default) appends nothing.
@@ -216,8 +217,6 @@ class SingleSeatEnv(gymnasium.Env):
                 raise ValueError(
                     f"{game} is played by {allowed.start}..{allowed.stop - 1} players, got {bad}"
                 )
-            if shaping:
-                raise ValueError(f"shaping is granujas' score-margin potential; {game} has none")
         self._all_decisions = all_decisions(game)
         self.decisions = game_decisions(decisions, game)
         self.game_length = game_length
@@ -569,11 +568,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     def _potential(self) -> float:
         game = self.game
-        if game.game_over:
-            return 0.0
-        totals = [game.score_breakdown(s)["total"] for s in range(game.num_players)]
-        best = max(t for s, t in enumerate(totals) if s != self.seat)
-        return (totals[self.seat] - best) / float(game.rules.score_scale)
+        return 0.0 if game.game_over else self.game_spec.potential(game, self.seat)
 
     def _take_reward(self, terminated: bool) -> float:
         reward, self._pending = self._pending, 0.0

@@ -320,8 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--shaping",
         type=float,
         default=None,
-        help="potential-based shaping on the current score margin (0 = off; default 1; "
-        "bang-dice: 0, the only value)",
+        help="potential-based shaping on the game's potential: granujas the current score "
+        "margin (default 1), bang-dice the side's life margin (default 0); 0 = off",
     )
     p.add_argument(
         "--n-envs",
@@ -425,15 +425,13 @@ def game_settings(args: argparse.Namespace) -> dict[str, Any]:
         }
     if args.reward is not None and args.reward not in spec.reward_modes:
         raise ValueError(f"--reward of {args.game} must be one of {list(spec.reward_modes)}, got {args.reward!r}")
-    if args.shaping:
-        raise ValueError(f"--shaping is granujas' score-margin potential; {args.game} takes none")
     if args.init_from is not None:
         raise ValueError(f"--init-from is not available with --game {args.game}")
     if args.mode != "full":
         raise ValueError(f"--mode of {args.game} is full (the learner plays every decision), got {args.mode!r}")
     return {
         "reward": args.reward or spec.reward_modes[0],
-        "shaping": 0.0,
+        "shaping": args.shaping or 0.0,
         "default_bot": spec.tools["default_bot"],
         "env_version": spec.env_name,
     }

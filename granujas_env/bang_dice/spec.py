@@ -7,7 +7,7 @@ from typing import Any
 from ..protocol import Outcome
 from . import env as bang_env
 from .engine import actions as A
-from .engine.game import DECISION_KINDS, BangConfig, BangGame
+from .engine.game import DECISION_KINDS, DEPUTY, RENEGADE, SHERIFF, BangConfig, BangGame
 from .invariants import check_invariants as _check_invariants
 from .render import render_text
 from .version import ENV_VERSION
@@ -70,6 +70,24 @@ class BangDiceSpec:
 
     def check_invariants(self, game: BangGame) -> None:
         _check_invariants(game)
+
+    def potential(self, game: BangGame, seat: int) -> float:
+        """The life of ``seat``'s side minus everyone else's, over the table's starting life.
+
+        A side is the Sheriff with the Deputies, the Outlaws, or one Renegade alone (in 3 players
+        every seat is alone). It reads the true roles: a training signal only, never an input."""
+        roles = game.roles
+        mine = roles[seat]
+        alone = game.num_players == 3 or mine == RENEGADE
+        law = (SHERIFF, DEPUTY)
+
+        def friend(other: int) -> bool:
+            if alone:
+                return other == seat
+            return roles[other] == mine or (mine in law and roles[other] in law)
+
+        margin = sum(life if friend(s) else -life for s, life in enumerate(game.life))
+        return margin / float(sum(game.max_life))
 
 
 SPEC = BangDiceSpec()
