@@ -335,7 +335,7 @@ class PolicyAgent(Agent):
         self._delegated_calls = 0
         by_players = table_models and card_path is not None
         self.table_agents: dict[int, PolicyAgent] = {
-            n: PolicyAgent(path, **table_options)
+            n: PolicyAgent(path, **_table_options(path, table_options, self.game))
             for n, path in (models_by_players(card, card_path) if by_players else {}).items()
         }
         """The agents that play the games of these player counts instead of this model."""
@@ -576,6 +576,20 @@ def _shipped_game(model: Path) -> str:
         return card_game(read_card(card), card)
     except ModelCardError:
         return games.DEFAULT_GAME
+
+
+def _table_options(path: Path, options: Mapping[str, Any], game: str) -> dict[str, Any]:
+    """The arguments of a table model: ``options`` as given to the card's bot, with per-kind
+    temperatures kept for the kinds that model plays (a Plan-only table model has no challenge
+    to temper; one number still tempers every kind it plays)."""
+    options = dict(options)
+    temperature = options.get("temperature")
+    if isinstance(temperature, Mapping) and options.get("decisions") is None:
+        card_path = find_card(path)
+        card = {} if card_path is None else read_card(card_path)
+        kinds = game_decisions(card.get("decisions") or None, game)
+        options["temperature"] = {k: t for k, t in temperature.items() if k in kinds}
+    return options
 
 
 def resolve_model(name: str | Path) -> Path | None:

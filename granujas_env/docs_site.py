@@ -20,8 +20,9 @@ from typing import Any
 
 #: What a shipped model is for, where its card does not say (a card's ``purpose`` wins).
 PURPOSE = {
-    "full": "The bot to play against: every decision learnt (MaskablePPO over the heuristic's "
-    "advice). 2-player games are played by `model_2p.zip`, every other game by `model.zip`.",
+    "full": "The bot to play against, a model per table: 2-player games by `model_2p.zip` "
+    "(every decision learnt, MaskablePPO over the heuristic's advice), 3- and 4-player games by "
+    "`plan/` (the Plan learnt from `bluffer`'s, the heuristic's other decisions).",
     "bluffer": "The Plan (which card, which slot) learnt; every other decision, challenges "
     "included, is the heuristic's. A strong 4-player bluffer.",
     "safecracker": "Rule-based: the heuristic with Safe values estimated from rivals' Marks "

@@ -398,17 +398,28 @@ def test_a_table_model_in_a_folder_plays_with_its_own_card(tmp_path) -> None:
 
 
 def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
-    """The shipped ``full``: ``model_2p.zip`` for 2-player games, ``model.zip`` (``full-la1``'s
-    weights) for the others; its card's exploiter figure is the one its result file holds."""
+    """The shipped ``full``: ``model_2p.zip`` (every decision) for 2-player games, ``plan/`` (the
+    Plan learnt, the heuristic's other decisions) for 3 and 4; ``model.zip`` keeps ``full-la1``'s
+    weights; its card's exploiter figure is the one its result file holds."""
     import json
 
     from agents.policy import MODELS_DIR, load
 
     card = _shipped_card("full")
-    assert card["models_by_players"] == {"2": "model_2p.zip"}
+    assert card["models_by_players"] == {
+        "2": "model_2p.zip", "3": "plan/model.zip", "4": "plan/model.zip"
+    }
     bot = load("full")
-    assert set(bot.table_agents) == {2}
+    assert set(bot.table_agents) == {2, 3, 4}
     assert bot.table_agents[2].model_path == MODELS_DIR / "full" / "model_2p.zip"
+    assert bot.table_agents[2].decisions == bot.decisions and bot.table_agents[2].delegate is None
+    for n in (3, 4):  # the Plan model, bluffer's way: its other decisions are the heuristic's
+        plan = bot.table_agents[n]
+        assert plan.model_path == MODELS_DIR / "full" / "plan" / "model.zip"
+        assert plan.decisions == {"plan_card", "plan_slot"} and plan.delegate.name == "heuristic"
+    tempered = load("full", temperature={"challenge": 3.0}, seed=0)
+    assert tempered.table_agents[2].temperature == {"challenge": 3.0}
+    assert tempered.table_agents[4].temperature == {}  # the heuristic challenges at 4 players
     assert (MODELS_DIR / "full" / "model.zip").read_bytes() == (
         MODELS_DIR / "full-la1" / "model.zip"
     ).read_bytes()
@@ -536,7 +547,8 @@ def test_shipped_model_plays_legally_when_end_of_day_order_is_asked(
 ) -> None:
     """A shipped full model in every seat of a game where two players hold an end-of-day
     Granuja: the last-turn player is asked the order. ``full-v1`` was trained before
-    end_of_day_order existed (its delegate answers it); ``full`` answers it itself."""
+    end_of_day_order existed (its delegate answers it); ``full``'s 4-player model plays the Plan
+    and hands it to the heuristic."""
     pytest.importorskip("sb3_contrib")
     from agents.model_card import default_layout
     from granujas_env.codecs import ObservationLayout
@@ -562,6 +574,6 @@ def test_shipped_model_plays_legally_when_end_of_day_order_is_asked(
     assert asked
     if name == "full-v1":
         assert all(bots[s].delegated_calls > 0 for s in asked)
-    else:
-        assert all(bot.delegate is None and bot.delegated_calls == 0 for bot in bots)
+    else:  # full's 4-player model plays the Plan; its heuristic answers the order
+        assert all(bots[s].table_agents[4].delegated_calls > 0 for s in asked)
     assert all(bot.policy_calls > 0 for bot in bots)

@@ -43,7 +43,8 @@ def test_load_and_make_bot_take_model_paths(elsewhere) -> None:
         assert Path(bot.model_path) == folder / "model.zip"
         # its table model is found beside its card, outside agents/models/ too
         assert {n: Path(a.model_path) for n, a in bot.table_agents.items()} == {
-            2: folder / "model_2p.zip"
+            2: folder / "model_2p.zip", 3: folder / "plan" / "model.zip",
+            4: folder / "plan" / "model.zip",
         }
     checkpoint = make_bot(str(elsewhere / "run" / "checkpoints" / "ckpt_100_steps.zip"))
     assert isinstance(checkpoint, PolicyAgent) and checkpoint.table_agents == {}
