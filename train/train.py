@@ -320,8 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--shaping",
         type=float,
         default=None,
-        help="potential-based shaping on the game's potential: granujas the current score "
-        "margin (default 1), bang-dice the side's life margin (default 0); 0 = off",
+        help="potential-based shaping on the game's potential (granujas: the current score "
+        "margin; bang-dice: the side's life margin); 0 = off (default 1 for granujas, 0 for "
+        "bang-dice)",
     )
     p.add_argument(
         "--n-envs",
