@@ -36,6 +36,7 @@ from typing import Any
 
 from agents.driver import text_counters
 from agents.policy import make_bot
+from agents.registry import ask
 from granujas_env import games
 from granujas_env.cli import run_main
 from train.ratings import (
@@ -102,7 +103,7 @@ def play_game(
         agent = environment.agent_selection
         bot = bots[environment.agent_name_mapping[agent]]
         view = environment.seat_view(agent) if getattr(bot, "wants_view", True) else None
-        environment.step(bot.act(environment.observe(agent), view=view))
+        environment.step(ask(bot, environment.observe(agent), game, view))
     record = stats.game_record(game)
     # bots are built for this game, so their cumulative counters are this game's
     record.update(seed=seed, agents=list(seat_agents), beliefs=beliefs,

@@ -80,6 +80,7 @@ import numpy as np
 from agents.advice import advised_vector
 from agents.base import LazyObservation
 from agents.policy import PolicyAgent, all_decisions, game_decisions, make_bot
+from agents.registry import ask
 from granujas_env import games
 from granujas_env.env import raw_env
 from granujas_env.view import DecisionViews
@@ -436,7 +437,8 @@ class SingleSeatEnv(gymnasium.Env):
                     observation = self.env.observe(self.agent)  # the AEC one, without advice
                     wants = getattr(teacher_bot, "wants_view", True)
                     view = self._views(self.seat) if wants else None  # the advisor's, if any
-                    action = int(teacher_bot.act(observation, view=view))
+                    # a search teacher (needs_game) samples what its seat may not know from the game
+                    action = ask(teacher_bot, observation, self.env.game, view)
                 obs_list.append(obs.astype(np.float16))
                 mask_list.append(mask)
                 action_list.append(action)

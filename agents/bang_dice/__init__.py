@@ -2,7 +2,8 @@
 
 The project-wide registry (agents/registry.py) keeps granujas' names; Bang!'s bots are made here
 (``GameSpec.tools["registry"]`` of ``bang-dice`` names this :func:`make`). ``random`` is the
-generic :class:`agents.random_agent.RandomAgent`: it reads only the action mask.
+generic :class:`agents.random_agent.RandomAgent`: it reads only the action mask. ``rollout``
+(agents/bang_dice/search.py) is the heuristic improved by determinized playouts (slow).
 """
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.bang_dice.heuristic import BangHeuristic
+from agents.bang_dice.heuristic import BangHeuristic, TunedHeuristic
+from agents.bang_dice.search import BangRollout
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 
-__all__ = ["BOTS", "available", "make", "BangHeuristic"]
+__all__ = ["BOTS", "available", "make", "BangHeuristic", "BangRollout", "TunedHeuristic"]
 
 BOTS: dict[str, Callable[..., Agent]] = {
     "heuristic": BangHeuristic,
     "random": RandomAgent,
+    "rollout": BangRollout,
+    "tuned": TunedHeuristic,
 }
 
 

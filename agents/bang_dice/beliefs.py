@@ -16,6 +16,7 @@ keep the hypotheses that agree. Vectorised with numpy: one update is a few array
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -103,6 +104,12 @@ class RolePosterior:
             mass = np.bincount(self._roles[:, seat], weights=p, minlength=len(ROLES))
             out[seat] = {role: float(mass[i]) for i, role in enumerate(ROLES)}
         return out
+
+    def sample(self, rng: random.Random) -> list[str]:
+        """One role per seat drawn from the posterior (a whole hypothesis, so the roles dealt)."""
+        p = np.exp(self._log)
+        row = rng.choices(range(len(p)), weights=p.tolist())[0]
+        return [ROLES[i] for i in self._roles[row]]
 
     def prob(self, seat: int, role: str) -> float:
         """The probability that ``seat`` has ``role``."""

@@ -436,6 +436,20 @@ class BangGame:
         fields["_legal_cache"] = None if self._legal_cache is None else self._legal_cache.copy()
         return new
 
+    def with_roles(self, roles: list[str]) -> BangGame:
+        """A :meth:`clone` whose seats hold ``roles`` (a determinization for search): the same
+        roles dealt in another order, the Sheriff and every revealed role where they are.
+        ValueError otherwise; this game is unchanged."""
+        if not isinstance(roles, (list, tuple)) or sorted(map(str, roles)) != sorted(self.roles):
+            raise ValueError(f"roles must reorder this game's deal {sorted(self.roles)}, got {roles!r}")
+        fixed = [s for s in range(self.num_players) if s == self.sheriff or self.role_revealed[s]]
+        moved = [s for s in fixed if roles[s] != self.roles[s]]
+        if moved:
+            raise ValueError(f"the roles of seats {moved} are public (the Sheriff or revealed): they cannot change")
+        new = self.clone()
+        new.roles = list(roles)
+        return new
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_legal_cache"] = None  # derived
