@@ -26,8 +26,16 @@ Sheriff's side holds more of the life in play, the Outlaws more when they do). T
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 import numpy as np
 
@@ -49,7 +57,10 @@ from granujas_env.bang_dice.engine.game import (
 )
 from granujas_env.bang_dice.view import BangView
 
-__all__ = ["BangHeuristic", "ROLE_VALUES"]
+__all__ = [
+    "BangHeuristic", "TunedHeuristic", "ROLE_VALUES", "Weights", "DEFAULT_WEIGHTS", "TUNED_WEIGHTS_FILE",
+    "weights_from", "load_weights",
+]
 
 #: how much hurting a player of each role helps a player of the row's role (negative: a friend).
 #: A Renegade wants the Sheriff alive until the others are gone (see enemy_scores).
@@ -59,31 +70,118 @@ ROLE_VALUES: dict[str, dict[str, float]] = {
     OUTLAW: {SHERIFF: 1.6, DEPUTY: 0.8, OUTLAW: -1.0, RENEGADE: 0.4},
     RENEGADE: {SHERIFF: -0.6, DEPUTY: 0.7, OUTLAW: 0.8, RENEGADE: 0.6},
 }
-_SELF_VALUE = 1.3  # how much it wants itself alive (for beers)
-#: a Renegade's own life counts for more: he wins only as the last one standing
-RENEGADE_SELF_VALUE = 2.0
-#: a Renegade shoots the side that is ahead: hurting a Deputy is worth (the Sheriff's side's
-#: share of the life in play against the Outlaws' / an even share) ** this times more, an
-#: Outlaw as much less (tuned on seeds 0-23999)
-RENEGADE_BALANCE = 1.0
-#: a Renegade protects the Sheriff at this life or less while others are in play
-RENEGADE_GUARD = 3
-#: a beer's worth against a bull's-eye's, and the cost of a reroll's risk (arrow, dynamite)
-BEER_WEIGHT = 0.5
-REROLL_RISK = 0.2
-#: the extra risk of a reroll per arrow held; the worth of discarding an arrow (Gatling)
-ARROW_RISK = 0.1
-ARROW_WEIGHT = 0.6
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The numbers the heuristic plays by, one set per role (:data:`DEFAULT_WEIGHTS`; a tuned
+    set: ``BangHeuristic(weights=...)``)."""
+
+    #: how much hurting a Sheriff, Deputy, Outlaw, Renegade helps (a row of ROLE_VALUES)
+    hurt_sheriff: float
+    hurt_deputy: float
+    hurt_outlaw: float
+    hurt_renegade: float
+    #: how much it wants itself alive (for beers); a Renegade's own life counts for more
+    self_value: float = 1.3
+    #: a beer's worth against a bull's-eye's, and the cost of a reroll's risk (arrow, dynamite)
+    beer_weight: float = 0.5
+    reroll_risk: float = 0.2
+    #: the extra risk of a reroll per arrow held; the worth of discarding an arrow (Gatling)
+    arrow_risk: float = 0.1
+    arrow_weight: float = 0.6
+    #: a shot that kills counts this many times more
+    kill_bonus: float = 1.8
+    #: a heal's urgency: 1 + this / the life left
+    heal_urgency: float = 2.0
+    #: Gatlings are kept when one is worth more than this, each then worth this bonus more
+    gatling_threshold: float = 0.5
+    gatling_bonus: float = 0.4
+    #: with two dynamite it stops rolling at this life or less
+    dynamite_stop_life: float = 2.0
+    #: Bart Cassidy takes an arrow instead of a life point with this many arrows in the pile or
+    #: more, or at this life or less
+    bart_pile: float = 4.0
+    bart_life: float = 2.0
+    #: the Sheriff's side's value of hurting the Renegade once the Outlaws are gone
+    hurt_renegade_alone: float = 1.2
+    #: a Renegade shoots the side that is ahead: hurting a Deputy is worth (the Sheriff's side's
+    #: share of the life in play against the Outlaws' / an even share) ** this times more, an
+    #: Outlaw as much less (tuned on seeds 0-23999)
+    renegade_balance: float = 1.0
+    #: a Renegade protects the Sheriff at this life or less while others are in play (worth this)
+    renegade_guard: float = 3.0
+    renegade_guard_value: float = -2.5
+    #: a Renegade's value of hurting the Sheriff once only the Sheriff is left
+    renegade_last_sheriff: float = 1.5
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The field names, in order."""
+        return tuple(f.name for f in fields(cls))
+
+
+def _default(role: str, **changes: float) -> Weights:
+    row = ROLE_VALUES[role]
+    return Weights(row[SHERIFF], row[DEPUTY], row[OUTLAW], row[RENEGADE], **changes)
+
+
+#: the hand-tuned weights of every role (the heuristic's behaviour by default)
+DEFAULT_WEIGHTS: dict[str, Weights] = {
+    SHERIFF: _default(SHERIFF),
+    DEPUTY: _default(DEPUTY),
+    OUTLAW: _default(OUTLAW),
+    RENEGADE: _default(RENEGADE, self_value=2.0),
+}
+
+
+def weights_from(data: Mapping[str, Mapping[str, float]]) -> dict[str, Weights]:
+    """Weights per role from ``{role: {name: number}}`` (roles and names left out keep their
+    defaults); ValueError naming a bad role, name or number."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"weights must map roles to {{name: number}}, got {type(data).__name__}")
+    out = dict(DEFAULT_WEIGHTS)
+    names = Weights.names()
+    for role, changes in data.items():
+        if role not in DEFAULT_WEIGHTS:
+            raise ValueError(f"weights: unknown role {role!r}; the roles are {sorted(DEFAULT_WEIGHTS)}")
+        if not isinstance(changes, Mapping):
+            raise ValueError(f"weights[{role!r}] must map names to numbers, got {type(changes).__name__}")
+        for name, value in changes.items():
+            if name not in names:
+                raise ValueError(f"weights[{role!r}]: unknown name {name!r}; the names are {list(names)}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"weights[{role!r}][{name!r}] must be a finite number, got {value!r}")
+        out[role] = replace(DEFAULT_WEIGHTS[role], **{k: float(v) for k, v in changes.items()})
+    return out
+
+
+#: its own value at 3 players, every role (the weights are per role of the 4-8 player deal)
+THREE_PLAYER_SELF_VALUE = 1.3
+
+
+def _as_weights(weights: Mapping[str, Weights | Mapping[str, float]] | None) -> dict[str, Weights]:
+    if weights is None:
+        return dict(DEFAULT_WEIGHTS)
+    if isinstance(weights, Mapping) and all(isinstance(w, Weights) for w in weights.values()):
+        return {**DEFAULT_WEIGHTS, **weights}
+    return weights_from(weights)
 
 
 class BangHeuristic(Agent):
-    """The Bang! heuristic (see the module docstring). ``seed`` breaks ties."""
+    """The Bang! heuristic (see the module docstring). ``seed`` breaks ties; ``weights``: role ->
+    :class:`Weights` or ``{name: number}`` changes to :data:`DEFAULT_WEIGHTS` (ValueError on bad
+    ones)."""
 
     name = "heuristic"
     wants_view = True
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, weights: Mapping[str, Weights | Mapping[str, float]] | None = None
+    ) -> None:
         self.seed = seed
+        #: role -> the :class:`Weights` it plays that role by (:data:`DEFAULT_WEIGHTS` unless given)
+        self.weights = _as_weights(weights)
         self._rng = random.Random(seed)
         self._forget()
 
@@ -155,27 +253,33 @@ class BangHeuristic(Agent):
                 offsets.add(d + 1)
         return sorted({order[k] for d in offsets for k in (d % m, -d % m) if k})
 
+    def belief(self, view: BangView) -> RolePosterior:
+        """The posterior over the roles, with every event of ``view`` read (the bot's own
+        object: callers read it, they do not change it)."""
+        return self._sync(view)
+
     def posterior(self, view: BangView) -> dict[int, dict[str, float]]:
         """seat -> role -> probability, as this bot believes from ``view``'s history."""
         return self._sync(view).marginals()
 
     # ------------------------------------------------------------------ values
     def enemy_scores(self, view: BangView) -> list[float]:
-        """Per seat: how much hurting it helps this bot's side (its own seat: -_SELF_VALUE)."""
+        """Per seat: how much hurting it helps this bot's side (its own seat: minus its self value)."""
         me, n = view.seat, view.num_players
         players = view.players
         if n == 3:
             out = []
             for p in players:
                 if p.seat == me:
-                    out.append(-_SELF_VALUE)
+                    out.append(-THREE_PLAYER_SELF_VALUE)
                 elif view.last_standing or p.seat == view.three_player_target:
                     out.append(1.0)
                 else:
                     out.append(0.5)  # the one hunting me: worth hitting, not my win
             return out
         marginals = self._sync(view).marginals()
-        values = dict(ROLE_VALUES[view.role])
+        w = self.weights[view.role]
+        values = {SHERIFF: w.hurt_sheriff, DEPUTY: w.hurt_deputy, OUTLAW: w.hurt_outlaw, RENEGADE: w.hurt_renegade}
         living_roles = {
             r for p in players if p.alive and p.seat != me
             for r, prob in marginals[p.seat].items() if prob > 0.01
@@ -186,19 +290,19 @@ class BangHeuristic(Agent):
             law = sum(p.life * (marginals[p.seat][SHERIFF] + marginals[p.seat][DEPUTY]) for p in others)
             outlaws = sum(p.life * marginals[p.seat][OUTLAW] for p in others)
             if law > 0 and outlaws > 0:
-                lead = (2 * law / (law + outlaws)) ** RENEGADE_BALANCE
+                lead = (2 * law / (law + outlaws)) ** w.renegade_balance
                 values[DEPUTY] *= lead
                 values[OUTLAW] /= lead
             if not (living_roles - {SHERIFF}):
-                values[SHERIFF] = 1.5  # only the Sheriff is left: now he is the target
-            elif players[view.sheriff].life <= RENEGADE_GUARD:
+                values[SHERIFF] = w.renegade_last_sheriff  # only the Sheriff is left: now the target
+            elif players[view.sheriff].life <= w.renegade_guard:
                 values[SHERIFF] = -2.5  # his death now would hand the game to the Outlaws
         if view.role in (SHERIFF, DEPUTY) and OUTLAW not in living_roles:
-            values[RENEGADE] = 1.2
+            values[RENEGADE] = w.hurt_renegade_alone
         out = []
         for p in players:
             if p.seat == me:
-                out.append(-(RENEGADE_SELF_VALUE if view.role == RENEGADE else _SELF_VALUE))
+                out.append(-w.self_value)
             else:
                 out.append(sum(prob * values[r] for r, prob in marginals[p.seat].items()))
         return out
@@ -211,13 +315,13 @@ class BangHeuristic(Agent):
         friend = -scores[seat]
         if friend <= 0:
             return friend
-        urgency = 1.0 + 2.0 / max(1, p.life)
+        urgency = 1.0 + self.weights[view.role].heal_urgency / max(1, p.life)
         return friend * urgency
 
     def _shot_value(self, view: BangView, scores: list[float], seat: int, amount: int = 1) -> float:
         value = scores[seat]
         if value > 0 and view.players[seat].life <= amount:
-            value *= 1.8  # a kill
+            value *= self.weights[view.role].kill_bonus  # a kill
         return value - 0.01 * view.players[seat].life  # tie-break: the weaker one
 
     def _reach_now(self, view: BangView, face: str) -> list[int]:
@@ -236,7 +340,8 @@ class BangHeuristic(Agent):
             return A.YES
         if kind == "bart_cassidy":
             me = view.players[view.seat]
-            return A.YES if view.arrow_pile >= 4 or me.life <= 2 else A.NO
+            w = self.weights[view.role]
+            return A.YES if view.arrow_pile >= w.bart_pile or me.life <= w.bart_life else A.NO
         scores = self.enemy_scores(view)
         n, me = view.num_players, view.seat
         targets = {(me + a - A.TARGET_BASE) % n: a for a in legal if A.TARGET_BASE <= a < A.YES}
@@ -263,15 +368,16 @@ class BangHeuristic(Agent):
 
     def _face_values(self, view: BangView, scores: list[float]) -> dict[str, float]:
         """What each face is worth to this bot now, at resolution."""
+        w = self.weights[view.role]
         me = view.seat
         values = {ARROW: 0.0, DYNAMITE: -0.3}
         for face in (ONE, TWO):
             reach = self._reach_now(view, face)
             values[face] = max((self._shot_value(view, scores, s) for s in reach), default=0.0)
         heals = [self._heal_value(view, scores, p.seat) for p in view.players if p.alive]
-        values[BEER] = max(0.0, max(heals, default=0.0)) * BEER_WEIGHT
+        values[BEER] = max(0.0, max(heals, default=0.0)) * w.beer_weight
         enemies = sum(scores[p.seat] for p in view.players if p.alive and p.seat != me)
-        values[GATLING] = enemies + ARROW_WEIGHT * view.players[me].arrows  # per Gatling fired
+        values[GATLING] = enemies + w.arrow_weight * view.players[me].arrows  # per Gatling fired
         return values
 
     def _reroll(self, view: BangView, legal: list[int]) -> int:
@@ -280,21 +386,22 @@ class BangHeuristic(Agent):
         dice = view.dice
         need = 2 if view.players[view.seat].character == "willy_the_kid" else 3
         gatlings = dice.count(GATLING)
-        gatling_good = values[GATLING] > 0.5
+        w = self.weights[view.role]
+        gatling_good = values[GATLING] > w.gatling_threshold
 
         def worth(face: str) -> float:
             if face == GATLING:
                 if gatling_good and gatlings >= need - 1:
-                    return values[GATLING] / need + 0.4
+                    return values[GATLING] / need + w.gatling_bonus
                 return 0.0
             return values[face]
 
         me = view.players[view.seat]
         # a fresh die: the mean of its useful faces, less the risk of an arrow (worse the more
         # arrows this seat holds: the Indians take a life point per arrow) and of dynamite
-        risk = REROLL_RISK + ARROW_RISK * me.arrows
+        risk = w.reroll_risk + w.arrow_risk * me.arrows
         fresh = sum(worth(f) for f in (ONE, TWO, BEER, GATLING)) / 6.0 - risk
-        if dice.count(DYNAMITE) == 2 and me.life <= 2:
+        if dice.count(DYNAMITE) == 2 and me.life <= w.dynamite_stop_life:
             return A.STOP
         mask = 0
         for i, face in enumerate(dice):
@@ -302,3 +409,34 @@ class BangHeuristic(Agent):
                 mask |= 1 << i
         mask &= max(legal)  # the legal masks are the submasks of the rerollable dice
         return mask
+
+
+#: the weights :class:`TunedHeuristic` plays by, trained by train.bang_tune (the file says how)
+TUNED_WEIGHTS_FILE = Path(__file__).parent / "data" / "tuned_weights.toml"
+
+
+def load_weights(path: Path | str = TUNED_WEIGHTS_FILE) -> dict[str, Weights]:
+    """Weights per role from a TOML file of ``[role]`` tables of ``name = number`` (what is left
+    out keeps its default); ValueError naming the file and what is wrong."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"cannot read the weights file {path}: {exc}") from None
+    try:
+        return weights_from(raw)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+class TunedHeuristic(BangHeuristic):
+    """The heuristic with the weights trained per role by ``python -m train.bang_tune``
+    (:data:`TUNED_WEIGHTS_FILE`); read once per bot, validated."""
+
+    name = "tuned"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, weights=load_weights())
+
+    def __repr__(self) -> str:
+        return f"TunedHeuristic(seed={self.seed!r})"
