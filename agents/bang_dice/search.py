@@ -30,7 +30,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from agents.bang_dice.heuristic import BangHeuristic
-from agents.base import Agent, legal_ids
+from agents.base import Agent, LazyObservation, legal_ids
 from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.engine.game import BangGame
 from granujas_env.bang_dice.view import BangView, seat_view
@@ -38,18 +38,13 @@ from granujas_env.bang_dice.view import BangView, seat_view
 __all__ = ["BangRollout"]
 
 
-def _mask_observation(game: BangGame) -> dict[str, np.ndarray]:
-    """The only part of an observation the heuristic reads: the action mask."""
-    mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    mask[game.legal_actions()] = 1
-    return {"action_mask": mask}
-
-
 def play_out(game: BangGame, bots: list[BangHeuristic]) -> BangGame:
     """Play ``game`` to its end with ``bots[s]`` deciding for seat ``s``; returns ``game``."""
     while not game.game_over:
         seat = game.current_player
-        game.apply(bots[seat].act(_mask_observation(game), view=seat_view(game, seat)))
+        # the heuristic reads only the legal ids of an observation: no tensor is built
+        observation = LazyObservation(game.legal_actions(), A.NUM_ACTIONS, lambda: None)
+        game.apply(bots[seat].act(observation, view=seat_view(game, seat)))
     return game
 
 
