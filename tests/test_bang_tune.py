@@ -108,3 +108,14 @@ def test_tune_cli_writes_weights_the_heuristic_reads(tmp_path):
     ):
         with pytest.raises(ValueError, match=message):
             bang_tune.main([*argv, "--out", str(out)])
+
+
+def test_the_renegade_guards_a_weak_sheriff_by_its_weight():
+    game = BangGame.from_position({
+        "roles": ["sheriff", "renegade", "outlaw", "outlaw", "deputy"], "characters": PLAIN,
+        "life": [2, 8, 8, 8, 8], "turn": 1,
+    })
+    view = seat_view(game, 1)
+    assert BangHeuristic().enemy_scores(view)[0] == DEFAULT_WEIGHTS["renegade"].renegade_guard_value == -2.5
+    guard = BangHeuristic(weights={"renegade": {"renegade_guard_value": -4.0}})
+    assert guard.enemy_scores(view)[0] == -4.0

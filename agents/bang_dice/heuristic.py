@@ -296,7 +296,7 @@ class BangHeuristic(Agent):
             if not (living_roles - {SHERIFF}):
                 values[SHERIFF] = w.renegade_last_sheriff  # only the Sheriff is left: now the target
             elif players[view.sheriff].life <= w.renegade_guard:
-                values[SHERIFF] = -2.5  # his death now would hand the game to the Outlaws
+                values[SHERIFF] = w.renegade_guard_value  # his death now hands the game to the Outlaws
         if view.role in (SHERIFF, DEPUTY) and OUTLAW not in living_roles:
             values[RENEGADE] = w.hurt_renegade_alone
         out = []
