@@ -78,7 +78,7 @@ def _load(path: Path) -> Any:
 def kind_of(data: Any) -> str:
     """Which tool wrote a result file: tournament, gauntlet, exploit, evaluate, bench, rows,
     roles (ratings by role, ``train.tournament --game bang-dice``), env_bench
-    (``granujas_env.bench --game``), other."""
+    (``granujas_env.bench --game``), advantage_probe (``train.bang_q report``), other."""
     if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
         keys = set.intersection(*(set(r) for r in data))
         if {"total_games", "label", "games", "win_rate"} <= keys:
@@ -96,6 +96,8 @@ def kind_of(data: Any) -> str:
             return "roles"
         if {"labels", "results", "decision_ratios"} <= set(data):
             return "env_bench"
+        if data.get("kind") == "advantage_probe":
+            return "advantage_probe"
         if isinstance(data.get("rows"), list) and all(
             isinstance(r, dict) and "win_rate" in r for r in data["rows"]
         ):
@@ -263,6 +265,29 @@ def _roles_tables(files: list[tuple[str, Any]]) -> list[str]:
     return lines
 
 
+def _advantage_tables(files: list[tuple[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for name, data in files:
+        lines.append(f"\n**[{name}]({name})**: {data['players']} players, {data['decisions']} "
+                     f"decisions, {data['candidates']} candidates\n\n")
+        lines.append("| deviation | candidates | mean advantage | standard error |\n| --- | --- | --- | --- |\n")
+        for group in ("by_kind_and_role", "reroll_changes"):
+            for label, row in data[group].items():
+                if row["n"]:
+                    lines.append(f"| {_cell(label)} | {row['n']} | {row['mean']:+.4f} | {row['se']:.4f} |\n")
+        errors = data.get("held_out_squared_error")
+        if errors:
+            lines.append(f"\nHeld-out squared error: the network {errors['network']:.5f}, predicting zero "
+                         f"{errors['zero']:.5f}.\n")
+        lines.append("\n| network margin | held-out decisions | deviations | advantage per deviation |\n"
+                     "| --- | --- | --- | --- |\n")
+        for row in data["held_out_deviations"]:
+            each = row["advantage_per_deviation"]
+            lines.append(f"| {row['margin']} | {row['decisions']} | {row['deviations']} "
+                         f"| {each['mean']:+.4f} ± {each['se']:.4f} |\n")
+    return lines
+
+
 def _env_bench_table(files: list[tuple[str, Any]]) -> list[str]:
     lines = ["| file | environment | decisions/s | reference | decisions/s | ratio (median of rounds) |\n",
              "| --- | --- | --- | --- | --- | --- |\n"]
@@ -341,6 +366,14 @@ def results_body(folder: Path) -> list[str]:
                      "decisions per second through the same wrappers and loop, side by side with "
                      "a PettingZoo reference.\n\n")
         lines += _env_bench_table(found["env_bench"])
+    if found.get("advantage_probe"):
+        lines.append(
+            "\n## Advantage probes\n\n`python -m train.bang_q`: the mean advantage (share of "
+            "games won) of one-step deviations from the Bang! heuristic, the heuristic playing on, "
+            "with its standard error; then the deviations a network learned from those records "
+            "suggests on held-out decisions, scored by their measured advantage.\n"
+        )
+        lines += _advantage_tables(found["advantage_probe"])
     if found.get("other"):
         lines.append("\n## Other files\n\n")
         lines += [f"- [{name}]({name})\n" for name, _ in found["other"]]
