@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import itertools
 import json
-from functools import partial
 
 import numpy as np
 import pytest
 
 from agents.bang_dice.heuristic import BangHeuristic
-from agents.base import LazyObservation
 from granujas_env.bang_dice.codecs import LAYOUT
 from granujas_env.bang_dice.engine import actions as A
-from granujas_env.bang_dice.engine.game import BangConfig, BangGame
 from granujas_env.bang_dice.view import seat_view
 from train import bang_q
 from train.bang_q import FEATURES, candidates, features
@@ -23,21 +20,9 @@ def _decisions(seed: int, players: int = 5):
     """(game, view, observation, heuristic, its action) at every decision with a choice of
     heuristic games dealt from ``seed`` on."""
     for deal in itertools.count(seed):
-        yield from _game_decisions(deal, players)
-
-
-def _game_decisions(seed: int, players: int):
-    game = BangGame(BangConfig(num_players=players), seed=seed)
-    bots = [BangHeuristic(seed=s) for s in range(players)]
-    while not game.game_over:
-        seat = game.current_player
-        legal = game.legal_actions()
-        obs = LazyObservation(legal, A.NUM_ACTIONS, partial(LAYOUT.encode, game, seat))
-        view = seat_view(game, seat)
-        action = bots[seat].act(obs, view=view)
-        if len(legal) > 1:
-            yield game, view, obs, bots[seat], action
-        game.apply(action)
+        for decision in bang_q.heuristic_decisions(deal, players):
+            if len(decision[0].legal_actions()) > 1:
+                yield decision
 
 
 def test_candidates_hold_the_heuristic_action_and_are_legal():

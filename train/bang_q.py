@@ -31,7 +31,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -58,7 +58,7 @@ from granujas_env.bang_dice.engine.game import (
 from granujas_env.bang_dice.view import BangView, seat_view
 from granujas_env.cli import run_main
 
-__all__ = ["FEATURES", "KINDS", "AdvantageNet", "candidates", "features", "collect", "fit", "report", "main"]
+__all__ = ["FEATURES", "KINDS", "AdvantageNet", "candidates", "features", "heuristic_decisions", "collect", "fit", "report", "main"]
 
 ROLES4 = (SHERIFF, DEPUTY, OUTLAW, RENEGADE)
 P = A.MAX_PLAYERS
@@ -114,6 +114,23 @@ class AdvantageNet(nn.Module):
         return self.body(x)
 
 
+def heuristic_decisions(
+    deal: int, num_players: int = 5
+) -> Iterator[tuple[BangGame, BangView, LazyObservation, BangHeuristic, int]]:
+    """Every decision of a game of default heuristics dealt by ``deal``, as ``(game, view,
+    observation, the deciding seat's bot, its action)``, each yielded before the action is
+    applied (the game goes on when the caller asks for the next; it must not change ``game``)."""
+    game = BangGame(BangConfig(num_players=num_players), seed=deal)
+    bots = [BangHeuristic(seed=deal * 8 + s) for s in range(num_players)]
+    while not game.game_over:
+        seat = game.current_player
+        observation = LazyObservation(game.legal_actions(), A.NUM_ACTIONS, partial(LAYOUT.encode, game, seat))
+        view = seat_view(game, seat)
+        action = bots[seat].act(observation, view=view)
+        yield game, view, observation, bots[seat], action
+        game.apply(action)
+
+
 def collect(seed: int, games: int, num_players: int = 5, branch: float = 0.2, playouts: int = 4,
             out: Path | None = None, log: Any = None) -> dict[str, np.ndarray]:
     """Records of ``games`` games dealt from ``seed`` on (module docstring), as arrays: ``x``
@@ -146,14 +163,9 @@ def collect(seed: int, games: int, num_players: int = 5, branch: float = 0.2, pl
 
     for g in range(games):
         deal = seed + g
-        game = BangGame(BangConfig(num_players=num_players), seed=deal)
-        bots = [BangHeuristic(seed=deal * 8 + s) for s in range(num_players)]
-        while not game.game_over:
-            seat = game.current_player
+        for game, view, observation, bot, base in heuristic_decisions(deal, num_players):
+            seat = view.seat
             legal = game.legal_actions()
-            observation = LazyObservation(legal, A.NUM_ACTIONS, partial(LAYOUT.encode, game, seat))
-            view = seat_view(game, seat)
-            base = bots[seat].act(observation, view=view)
             if len(legal) > 1 and rng.random() < branch:
                 cands = candidates(view, legal, base)
                 wins = dict.fromkeys(cands, 0)
@@ -166,10 +178,9 @@ def collect(seed: int, games: int, num_players: int = 5, branch: float = 0.2, pl
                         play_out(trial, [BangHeuristic(seed=dice_seed + s) for s in range(num_players)])
                         wins[action] += seat in trial.winners
                 point = len(xs)
-                xs.append(features(observation["observation"], view, bots[seat]))
+                xs.append(features(observation["observation"], view, bot))
                 kind = KINDS.index(view.decision) if view.decision in KINDS else KINDS.index("other")
                 rows += [(point, a, (wins[a] - wins[base]) / playouts, a == base, kind) for a in cands]
-            game.apply(base)
         if (g + 1) % 50 == 0 or g + 1 == games:
             data = save()
             if log:
