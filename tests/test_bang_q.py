@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from agents.bang_dice.heuristic import BangHeuristic
+from agents.bang_dice.search import decision_candidates
 from granujas_env.bang_dice.codecs import LAYOUT
 from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.view import seat_view
 from train import bang_q
-from train.bang_q import FEATURES, candidates, features
+from train.bang_q import FEATURES, features
 
 
 def _decisions(seed: int, players: int = 5):
@@ -29,7 +30,7 @@ def test_candidates_hold_the_heuristic_action_and_are_legal():
     seen = set()
     for game, view, _obs, _bot, base in itertools.islice(_decisions(3), 200):
         legal = game.legal_actions()
-        cands = candidates(view, legal, base)
+        cands = decision_candidates(view, legal, base)
         assert base in cands and set(cands) <= set(legal)
         if view.decision == "reroll":
             assert A.STOP in cands and max(legal) in cands and len(cands) <= 3 + A.NUM_DICE
@@ -84,7 +85,7 @@ def _planted(seed: int, decisions: int) -> dict[str, np.ndarray]:
         legal = game.legal_actions()
         point = len(points)
         points.append(features(obs["observation"], view, bot))
-        for a in candidates(view, legal, base):
+        for a in decision_candidates(view, legal, base):
             value = 0.0 if a == base else (0.5 if a == max(legal) else -0.5)
             rows.append((point, a, value, a == base, 0))
     columns = list(zip(*rows))

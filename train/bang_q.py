@@ -6,7 +6,8 @@ measures it for the Bang! heuristic:
 
 - ``collect`` plays 5-player games of default heuristics on deals ``--seed`` on. At a decision
   with a choice, with probability ``--branch``, it plays every candidate action
-  (:func:`candidates`) out ``--playouts`` times from the true game, heuristics in every seat and
+  (:func:`agents.bang_dice.search.decision_candidates`, the rollout bot's) out ``--playouts``
+  times from the true game, heuristics in every seat and
   the same dice for every candidate (common random numbers), and records the seat's features
   (:func:`features`: its observation vector and the heuristic's beliefs and enemy scores, so
   only what the seat may know) and each candidate's win rate minus the heuristic action's.
@@ -41,7 +42,7 @@ import torch
 from torch import nn
 
 from agents.bang_dice.heuristic import BangHeuristic
-from agents.bang_dice.search import play_out
+from agents.bang_dice.search import decision_candidates, play_out
 from agents.base import LazyObservation
 from granujas_env.bang_dice.codecs import LAYOUT
 from granujas_env.bang_dice.engine import actions as A
@@ -58,7 +59,7 @@ from granujas_env.bang_dice.engine.game import (
 from granujas_env.bang_dice.view import BangView, seat_view
 from granujas_env.cli import run_main
 
-__all__ = ["FEATURES", "KINDS", "AdvantageNet", "candidates", "features", "heuristic_decisions", "collect", "fit", "report", "main"]
+__all__ = ["FEATURES", "KINDS", "AdvantageNet", "features", "heuristic_decisions", "collect", "fit", "report", "main"]
 
 ROLES4 = (SHERIFF, DEPUTY, OUTLAW, RENEGADE)
 P = A.MAX_PLAYERS
@@ -67,18 +68,6 @@ FEATURES = LAYOUT.size + P * len(ROLES4) + P
 #: the decision kinds recorded apart (every other kind: "other")
 KINDS = ("reroll", "shoot", "beer", "other")
 MARGINS = (0.0, 0.02, 0.05, 0.1)
-
-
-def candidates(view: BangView, legal: list[int], base: int) -> list[int]:
-    """The actions compared at a decision: every legal one, except for the dice (up to 32
-    masks): the heuristic's, stopping, rerolling every rerollable die, and the heuristic's mask
-    with one die changed."""
-    if view.decision != "reroll":
-        return list(legal)
-    full = max(legal)  # the legal masks are the submasks of the rerollable dice
-    picks = {base, A.STOP, full}
-    picks.update(base ^ (1 << i) for i in range(A.NUM_DICE) if full & (1 << i))
-    return sorted(a for a in picks if a in legal)
 
 
 def features(observation: np.ndarray, view: BangView, heuristic: BangHeuristic) -> np.ndarray:
@@ -167,7 +156,7 @@ def collect(seed: int, games: int, num_players: int = 5, branch: float = 0.2, pl
             seat = view.seat
             legal = game.legal_actions()
             if len(legal) > 1 and rng.random() < branch:
-                cands = candidates(view, legal, base)
+                cands = decision_candidates(view, legal, base)
                 wins = dict.fromkeys(cands, 0)
                 for _ in range(playouts):
                     dice_seed = rng.getrandbits(62)

@@ -35,7 +35,7 @@ from granujas_env.bang_dice.engine import actions as A
 from granujas_env.bang_dice.engine.game import BangGame
 from granujas_env.bang_dice.view import BangView, seat_view
 
-__all__ = ["BangRollout"]
+__all__ = ["BangRollout", "decision_candidates", "play_out"]
 
 
 def play_out(game: BangGame, bots: list[BangHeuristic]) -> BangGame:
@@ -46,6 +46,18 @@ def play_out(game: BangGame, bots: list[BangHeuristic]) -> BangGame:
         observation = LazyObservation(game.legal_actions(), A.NUM_ACTIONS, lambda: None)
         game.apply(bots[seat].act(observation, view=seat_view(game, seat)))
     return game
+
+
+def decision_candidates(view: BangView, legal: list[int], base: int) -> list[int]:
+    """The actions worth comparing at a decision whose heuristic action is ``base``: every legal
+    one, except for the dice (up to 32 masks): the heuristic's, stopping, rerolling every
+    rerollable die, and the heuristic's mask with one die changed."""
+    if view.decision != "reroll":
+        return list(legal)
+    full = max(legal)  # the legal masks are the submasks of the rerollable dice
+    picks = {base, A.STOP, full}
+    picks.update(base ^ (1 << i) for i in range(A.NUM_DICE) if full & (1 << i))
+    return sorted(a for a in picks if a in legal)
 
 
 class BangRollout(Agent):
@@ -104,7 +116,7 @@ class BangRollout(Agent):
         self.last_values = {}
         if len(legal) == 1:
             return base
-        candidates = self._candidates(view, legal, base)
+        candidates = decision_candidates(view, legal, base)
         belief = self.heuristic.belief(view)
         wins = dict.fromkeys(candidates, 0)
         for _ in range(self.rollouts):
@@ -122,14 +134,3 @@ class BangRollout(Agent):
         if self.last_values[best] - self.last_values[base] < self.margin:
             return base
         return best
-
-    @staticmethod
-    def _candidates(view: BangView, legal: list[int], base: int) -> list[int]:
-        """The actions worth a playout: all of them except for the dice (up to 32 masks): the
-        heuristic's, stopping, every rerollable die, and the heuristic's with one die changed."""
-        if view.decision != "reroll":
-            return legal
-        full = max(legal)  # the legal masks are the submasks of the rerollable dice
-        picks = {base, A.STOP, full}
-        picks.update(base ^ (1 << i) for i in range(A.NUM_DICE) if full & (1 << i))
-        return sorted(a for a in picks if a in legal)
