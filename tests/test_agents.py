@@ -399,7 +399,7 @@ def test_a_table_model_in_a_folder_plays_with_its_own_card(tmp_path) -> None:
 
 def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
     """The shipped ``full``: ``model_2p.zip`` (every decision) for 2-player games, ``plan/`` (the
-    Plan learnt, the heuristic's other decisions) for 3 and 4; ``model.zip`` keeps ``full-la1``'s
+    Plan learnt, safecracker's other decisions) for 3 and 4; ``model.zip`` keeps ``full-la1``'s
     weights; its card's exploiter figure is the one its result file holds."""
     import json
 
@@ -413,10 +413,10 @@ def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
     assert set(bot.table_agents) == {2, 3, 4}
     assert bot.table_agents[2].model_path == MODELS_DIR / "full" / "model_2p.zip"
     assert bot.table_agents[2].decisions == bot.decisions and bot.table_agents[2].delegate is None
-    for n in (3, 4):  # the Plan model, bluffer's way: its other decisions are the heuristic's
+    for n in (3, 4):  # the Plan model; its card's play_delegate plays the other decisions
         plan = bot.table_agents[n]
         assert plan.model_path == MODELS_DIR / "full" / "plan" / "model.zip"
-        assert plan.decisions == {"plan_card", "plan_slot"} and plan.delegate.name == "heuristic"
+        assert plan.decisions == {"plan_card", "plan_slot"} and plan.delegate.name == "safecracker"
     tempered = load("full", temperature={"challenge": 3.0}, seed=0)
     assert tempered.table_agents[2].temperature == {"challenge": 3.0}
     assert tempered.table_agents[4].temperature == {}  # the heuristic challenges at 4 players
@@ -425,6 +425,59 @@ def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
     ).read_bytes()
     result = json.loads((MODELS_DIR.parent.parent / card["exploiter"]["results"]).read_text())
     assert card["exploiter"]["win_rate"] == result["win_rate"]
+
+
+def test_a_cards_play_delegate_plays_the_other_decisions(tmp_path) -> None:
+    """A card's ``play_delegate`` is the bot of the decisions the model does not play (an explicit
+    ``delegate`` wins; none: the heuristic); at the shipped ``full``'s 4-player table it is
+    safecracker, whose every answer it plays, and which differs from the heuristic there."""
+    import json
+    import random
+    import shutil
+
+    from agents import make
+    from agents.policy import MODELS_DIR, PolicyAgent, load
+    from granujas_env.env import raw_env
+
+    folder = tmp_path / "plan"
+    shutil.copytree(MODELS_DIR / "full" / "plan", folder)
+    card = json.loads((folder / "model_card.json").read_text())
+    assert card["play_delegate"] == "safecracker"
+    for value, expected in (("heuristic", "heuristic"), (None, "heuristic"), ("safecracker", "safecracker")):
+        (folder / "model_card.json").write_text(json.dumps(card | {"play_delegate": value}))
+        assert PolicyAgent(folder / "model.zip").delegate.name == expected
+    assert PolicyAgent(folder / "model.zip", delegate="honest").delegate.name == "honest"
+    (folder / "model_card.json").write_text(json.dumps(card | {"play_delegate": "safe_crackr"}))
+    with pytest.raises(ValueError, match="unknown agent 'safe_crackr'"):
+        PolicyAgent(folder / "model.zip")
+
+    bot = load("full", seed=1)
+    safecracker, heuristic = make("safecracker", seed=1), make("heuristic", seed=1)
+    delegated = differs = 0
+    for seed in (3, 4):
+        env = raw_env(num_players=4)
+        env.reset(seed=seed)
+        rivals = [make("heuristic", seed=s) for s in range(3)]
+        for one in (bot, *rivals):
+            one.reset(seed=seed)
+        for one in (safecracker, heuristic):  # seeded as a PolicyAgent seeds its delegate
+            one.reset(seed=random.Random(seed).getrandbits(31))
+        for agent in env.agent_iter():
+            observation, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            seat, view = env.agent_name_mapping[agent], env.seat_view(agent)
+            if seat == 0:
+                action = bot.act(observation, view)
+                if view.decision not in ("plan_card", "plan_slot"):
+                    assert action == safecracker.act(observation, view)
+                    differs += action != heuristic.act(observation, view)
+                    delegated += 1
+            else:
+                action = rivals[seat - 1].act(observation, view)
+            env.step(action)
+    assert delegated > 50 and differs > 0
 
 
 @pytest.mark.parametrize(
