@@ -11,8 +11,8 @@ factory that turns any bot spec (name, import path, model) into a bot.
 A :class:`PolicyAgent` plays the decision kinds its model was trained on (``decisions``: a mode
 name of :data:`agents.decisions.MODES` or a set of kinds; default: the ``decisions`` recorded in
 the model's ``model_card.json``, else every kind) and hands every other decision to its
-``delegate`` bot (default: the card's ``play_delegate``, else the heuristic, like during
-training). A model trained with an advisor
+``delegate`` bot (default: the card's ``play_delegate``, else the heuristic, the trainer's
+default). A model trained with an advisor
 (``train.train --advisor heuristic``, recorded in its card) reads the advisor's recommended action
 after the observation (:mod:`agents.advice`); the agent runs the advisor at each of its decisions.
 It is deterministic by default (the most probable legal action); ``temperature`` (or the card's

@@ -32,7 +32,7 @@ from granujas_env.bang_dice.view import BangView
 from granujas_env.cli import run_main
 from train.roles import format_table, play_game, seating, summarize
 
-__all__ = ["OracleHeuristic", "roles_of_deal", "run_oracle", "main"]
+__all__ = ["OracleHeuristic", "roles_of_deal", "seat_agents", "run_oracle", "main"]
 
 GAME = "bang-dice"
 ORACLE = "oracle"
@@ -63,13 +63,18 @@ def roles_of_deal(num_players: int, seed: int) -> list[str]:
     return list(environment.game.roles)
 
 
+def seat_agents(num_players: int) -> list[str]:
+    """The agent list of the rating: the oracle, then ``num_players - 1`` heuristics."""
+    return [ORACLE] + ["heuristic"] * (num_players - 1)
+
+
 def run_oracle(num_players: int, num_games: int, seed: int, weights: str = "default") -> list[dict[str, Any]]:
     """The records of ``num_games`` games (game ``i`` dealt by ``seed + i``) of the oracle among
     heuristics, seats in turn; ``weights``: ``default`` or ``tuned`` (the oracle's)."""
     if weights not in ("default", "tuned"):
         raise ValueError(f"weights must be 'default' or 'tuned', not {weights!r}")
     oracle_weights = load_weights() if weights == "tuned" else None
-    agents = [ORACLE] + ["heuristic"] * (num_players - 1)
+    agents = seat_agents(num_players)
     records = []
     for i in range(num_games):
         roles = roles_of_deal(num_players, seed + i)
@@ -102,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     started = time.perf_counter()
     records = run_oracle(args.players, args.games, args.seed, args.weights)
-    summary = summarize([ORACLE] + ["heuristic"] * (args.players - 1), records, GAME)
+    summary = summarize(seat_agents(args.players), records, GAME)
     summary["elapsed_s"] = round(time.perf_counter() - started, 1)
     summary["command"] = "python -m train.bang_oracle " + " ".join(sys.argv[1:] if argv is None else argv)
     summary["oracle_weights"] = args.weights
