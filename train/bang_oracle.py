@@ -17,11 +17,8 @@ The oracle takes one seat in turn among ``players - 1`` heuristics (the agent li
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from agents.bang_dice.beliefs import RolePosterior
@@ -30,7 +27,7 @@ from agents.policy import make_bot
 from granujas_env import games
 from granujas_env.bang_dice.view import BangView
 from granujas_env.cli import run_main
-from train.roles import format_table, play_game, seating, summarize
+from train.roles import play_game, report, seating
 
 __all__ = ["OracleHeuristic", "roles_of_deal", "seat_agents", "run_oracle", "main"]
 
@@ -105,15 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players must be in 4..{spec.players.stop - 1} (3 players have open roles)")
     if args.games < 1:
         parser.error("--games must be at least 1")
-    started = time.perf_counter()
-    records = run_oracle(args.players, args.games, args.seed, args.weights)
-    summary = summarize(seat_agents(args.players), records, GAME)
-    summary["elapsed_s"] = round(time.perf_counter() - started, 1)
-    summary["command"] = "python -m train.bang_oracle " + " ".join(sys.argv[1:] if argv is None else argv)
-    summary["oracle_weights"] = args.weights
-    print(format_table(summary))
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    command = "python -m train.bang_oracle " + " ".join(sys.argv[1:] if argv is None else argv)
+    report(GAME, seat_agents(args.players), args.players, args.games, args.seed, args.json, command,
+           play=lambda: run_oracle(args.players, args.games, args.seed, args.weights),
+           extra={"oracle_weights": args.weights})
     return 0
 
 

@@ -229,14 +229,20 @@ def format_table(summary: dict[str, Any]) -> str:
 def report(
     game_name: str, agents: Sequence[str], num_players: int, num_games: int, seed: int,
     json_path: str | None = None, command: str = "",
+    play: Callable[[], list[dict[str, Any]]] | None = None, extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Rate ``agents`` (see :func:`run_roles`), print the table and write the summary (with
-    ``command`` and the elapsed time) to ``json_path`` if given; the summary."""
+    """Rate ``agents`` (see :func:`run_roles`; ``play()`` instead gives the records of another
+    way of playing them), print the table and write the summary (with ``command``, the elapsed
+    time and the ``extra`` fields) to ``json_path`` if given; the summary."""
     started = time.perf_counter()
-    records = run_roles(game_name, agents, num_players, num_games, seed)
+    if play is None:
+        records = run_roles(game_name, agents, num_players, num_games, seed)
+    else:
+        records = play()
     summary = summarize(agents, records, game_name)
     summary["elapsed_s"] = round(time.perf_counter() - started, 1)
     summary["command"] = command
+    summary.update(extra or {})
     print(format_table(summary))
     if json_path:
         Path(json_path).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
