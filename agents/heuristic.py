@@ -40,7 +40,10 @@ later days) beats the value of keeping the henchman for a likelier bluff later t
 posterior also rates every rival's cards still to come today (an honest player's forced bluff —
 its 0 — comes last, a random player's cards are all likely bluffs), and the henchman is kept when
 the k-th best of those (k = free henchmen) is worth more. On the last day an unused henchman is
-worth nothing, so it challenges freely as the day runs out.
+worth nothing, so it challenges freely as the day runs out. With ``early_challenge_rate`` r > 0
+(default 0) it also challenges, with probability r, a rival's card the rule lets pass before the
+day's last round while it holds two or more free henchmen: the rule alone never challenges early,
+which a player who bluffs early and plays honestly last exploits.
 
 Safes. For every Safe it keeps a distribution over its value: the location's values minus the
 values it has seen there, sharpened by the rivals' Marks weighted by how often each rival's Marks
@@ -941,9 +944,17 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, *, reuse: bool = True) -> None:
+    def __init__(
+        self, seed: int | None = None, *, reuse: bool = True, early_challenge_rate: float = 0.0
+    ) -> None:
+        rate = early_challenge_rate
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= 1.0:
+            raise ValueError(
+                f"early_challenge_rate must be a number from 0 to 1, got {early_challenge_rate!r}"
+            )
         self.seed = seed
         self.reuse = reuse
+        self.early_challenge_rate = float(rate)
         self._rng = random.Random(seed)
         self._inference: HandInference | None = None
         self._safe_memo: _SafeMemo | None = None
@@ -1127,6 +1138,29 @@ class HeuristicAgent(Agent):
         return float(self.analysis(view, seat)["bluff"])  # 0.0 if it played nothing today
 
     def _on_challenge(self, ctx: _Ctx, legal):
+        action = self._challenge_by_posterior(ctx, legal)
+        if action != A.CONFIRM and self._spot_check(ctx, legal):
+            return A.CONFIRM
+        return action
+
+    def _spot_check(self, ctx: _Ctx, legal) -> bool:
+        """Whether to challenge, at random, a rival's card the posterior would let pass: with
+        probability ``early_challenge_rate`` in a turn's last window before the day's last
+        round, while this seat holds two or more free henchmen (one stays for the last round,
+        where the posterior's bluffs are). A posterior-only rule never challenges the early
+        cards of a player who bluffs early and plays honestly last; these checks make such bluffs
+        cost something (docs/bots.md, "the 4-player exploiter")."""
+        view = ctx.view
+        if not self.early_challenge_rate or A.CONFIRM not in legal or view.window not in (0, 3):
+            return False
+        last_round = (view.turns_per_day - 1) * view.num_players
+        if view.current_player == view.seat or view.turn >= last_round:
+            return False
+        if ctx.me.free_henchmen < 2:
+            return False
+        return self._rng.random() < self.early_challenge_rate
+
+    def _challenge_by_posterior(self, ctx: _Ctx, legal):
         view = ctx.view
         if view.window not in (0, 3):
             return A.PASS  # decide in the turn's last window, having seen the whole turn

@@ -254,6 +254,9 @@ class PolicyAgent(Agent):
             every kind follows ``deterministic``). T > 1 flattens the policy (a mixed strategy),
             T < 1 sharpens it. Needs a plain MLP policy (the numpy inference path).
         seed: seeds the sampling (``deterministic=False`` or a temperature) and the delegate.
+        delegate_options: keyword options for the delegate (a registered bot or import path,
+            the given one or the card's ``play_delegate``), over those of its spec:
+            ``{"early_challenge_rate": 0.1}``; refused when no model of the bot has a delegate.
         table_models: play the games of the player counts the card's ``models_by_players``
             names with those models (each a :class:`PolicyAgent` of the same arguments, see
             :attr:`table_agents`); False plays ``model_path`` in every game.
@@ -277,11 +280,13 @@ class PolicyAgent(Agent):
         advisor: Any = None,
         temperature: float | Mapping[str, float] | None = None,
         table_models: bool = True,
+        delegate_options: Mapping[str, Any] | None = None,
     ) -> None:
         # the arguments as given: each table model reads what is None from its own card
         table_options = dict(
             delegate=delegate, decisions=decisions, deterministic=deterministic, seed=seed,
             advisor=advisor, temperature=temperature, table_models=False,
+            delegate_options=delegate_options,
         )
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
@@ -327,7 +332,7 @@ class PolicyAgent(Agent):
         if self.decisions < every:
             if delegate is None:
                 delegate = card.get("play_delegate") or DEFAULT_BOT
-            self.delegate = make_bot(delegate, seed=seed, game=self.game)
+            self.delegate = make_bot(delegate, seed=seed, game=self.game, options=delegate_options)
         self.advisor = None if advisor is None else make_bot(advisor, seed=seed, game=self.game)
         self.wants_view = self.advisor is not None or (
             self.delegate is not None and getattr(self.delegate, "wants_view", True)
@@ -341,6 +346,13 @@ class PolicyAgent(Agent):
             for n, path in (models_by_players(card, card_path) if by_players else {}).items()
         }
         """The agents that play the games of these player counts instead of this model."""
+        if delegate_options and all(
+            a.delegate is None for a in (self, *self.table_agents.values())
+        ):
+            raise ValueError(
+                f"{self.model_path}: delegate options {dict(delegate_options)} given, but the "
+                "model plays every decision (it has no delegate)"
+            )
         if self.table_agents:
             self.wants_view = True  # picks the table's model by the view's player count
 
@@ -583,14 +595,18 @@ def _shipped_game(model: Path) -> str:
 def _table_options(path: Path, options: Mapping[str, Any], game: str) -> dict[str, Any]:
     """The arguments of a table model: ``options`` as given to the card's bot, with per-kind
     temperatures kept for the kinds that model plays (a Plan-only table model has no challenge
-    to temper; one number still tempers every kind it plays)."""
+    to temper; one number still tempers every kind it plays), and delegate options only for a
+    model that has a delegate."""
     options = dict(options)
     temperature = options.get("temperature")
-    if isinstance(temperature, Mapping) and options.get("decisions") is None:
+    if options.get("decisions") is None:
         card_path = find_card(path)
         card = {} if card_path is None else read_card(card_path)
         kinds = game_decisions(card.get("decisions") or None, game)
-        options["temperature"] = {k: t for k, t in temperature.items() if k in kinds}
+        if isinstance(temperature, Mapping):
+            options["temperature"] = {k: t for k, t in temperature.items() if k in kinds}
+        if kinds >= all_decisions(game):
+            options["delegate_options"] = None  # no delegate there: the options are for another
     return options
 
 
@@ -658,14 +674,21 @@ def _split_options(spec: str) -> tuple[str, dict[str, Any]]:
 
 def _model_options(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """:class:`PolicyAgent` keyword arguments of a model spec's options: ``temperature=T`` (every
-    kind) or ``temperature.<kind>=T`` (one kind each)."""
+    kind), ``temperature.<kind>=T`` (one kind each), ``delegate.<option>=V`` (an option of the
+    delegate bot)."""
     per_kind = {k.partition(".")[2]: v for k, v in options.items() if k.startswith("temperature.")}
-    unknown = sorted(k for k in options if k != "temperature" and not k.startswith("temperature."))
+    delegate = {k.partition(".")[2]: v for k, v in options.items() if k.startswith("delegate.")}
+    unknown = sorted(
+        k for k in options if k != "temperature" and not k.startswith(("temperature.", "delegate."))
+    )
     if unknown:
         raise ValueError(
-            f"options {unknown} given to the model {spec!r}: a model takes temperature=T or "
-            "temperature.<decision kind>=T"
+            f"options {unknown} given to the model {spec!r}: a model takes temperature=T, "
+            "temperature.<decision kind>=T or delegate.<option of its delegate>=V"
         )
+    if delegate:
+        rest = {k: v for k, v in options.items() if not k.startswith("delegate.")}
+        return _model_options(spec, rest) | {"delegate_options": delegate}
     if per_kind and "temperature" in options:
         raise ValueError(
             f"model {spec!r}: give temperature=T or temperature.<decision kind>=T, not both"
@@ -675,7 +698,12 @@ def _model_options(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"temperature": per_kind or options["temperature"]}
 
 
-def make_bot(spec: Any, seed: int | None = None, game: str = games.DEFAULT_GAME) -> Any:
+def make_bot(
+    spec: Any,
+    seed: int | None = None,
+    game: str = games.DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
+) -> Any:
     """A bot (``act(observation, view=...)``, ``reset(seed=...)``) from any spec: a registered
     bot name, an import path ``module:attribute`` (a bot class or factory), a shipped model name,
     a saved model path (a ``.zip`` or a folder holding ``model.zip``), an Agent, or a callable
@@ -689,11 +717,15 @@ def make_bot(spec: Any, seed: int | None = None, game: str = games.DEFAULT_GAME)
     ``load("full", temperature={"challenge": 3.0})``, ``"full:temperature=2"`` tempers every kind.
 
     ``game``: whose bots the names are (default granujas; ``"bang-dice"``: the Bang! bots of its
-    registry); a model must be of that game (its card's ``env_version``).
+    registry); a model must be of that game (its card's ``env_version``). ``options``: keyword
+    options of a registered bot or import path, over those of the spec string (refused for
+    anything else).
 
     Raises ``ValueError`` naming what was wrong and what is accepted."""
+    extra = dict(options or {})
     if isinstance(spec, str):
         spec, options = _split_options(spec)
+        options.update(extra)
         other_game = game != games.DEFAULT_GAME
         if other_game and spec in available(game):
             options.setdefault("seed", seed)
@@ -719,6 +751,10 @@ def make_bot(spec: Any, seed: int | None = None, game: str = games.DEFAULT_GAME)
             f"{what} {spec!r}: expected a registered bot ({', '.join(available(game))}), a "
             f"shipped model ({', '.join(available_models(game)) or 'none shipped'}), a model path "
             "(a .zip, or a folder holding model.zip) or an import path module:attribute"
+        )
+    if extra:
+        raise ValueError(
+            f"options {extra} given to {spec!r}: only a bot named by a string takes them"
         )
     if hasattr(spec, "act"):
         return spec

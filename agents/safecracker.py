@@ -329,10 +329,11 @@ class SafecrackerAgent(HeuristicAgent):
         reuse: bool = True,
         model: MarkModel | None = None,
         prior_trust: float = PRIOR_TRUST,
+        early_challenge_rate: float = 0.0,
     ) -> None:
         if not 0.0 < prior_trust < 1.0:
             raise ValueError(f"prior_trust must be in (0, 1), got {prior_trust!r}")
-        super().__init__(seed, reuse=reuse)
+        super().__init__(seed, reuse=reuse, early_challenge_rate=early_challenge_rate)
         self.model = shipped_model() if model is None else model
         self.prior_trust = prior_trust
         self._view = None

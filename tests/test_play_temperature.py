@@ -132,7 +132,7 @@ def test_model_specs_take_a_temperature() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("full:simulations=3", "a model takes temperature=T or temperature.<decision"),
+        ("full:simulations=3", "a model takes temperature=T, temperature.<decision"),
         ("full:temperature=2:temperature.challenge=3", "not both"),
         ("full:temperature.bluffing=3", "unknown decision kinds \\['bluffing'\\]"),
         ("full:temperature.challenge=hot", "is 'hot': a temperature is a positive"),
