@@ -1149,7 +1149,7 @@ class HeuristicAgent(Agent):
         round, while this seat holds two or more free henchmen (one stays for the last round,
         where the posterior's bluffs are). A posterior-only rule never challenges the early
         cards of a player who bluffs early and plays honestly last; these checks make such bluffs
-        cost something (docs/bots.md, "the 4-player exploiter")."""
+        cost something (docs/bots.md, `full`'s weakness, the 4-player exploiter)."""
         view = ctx.view
         if not self.early_challenge_rate or A.CONFIRM not in legal or view.window not in (0, 3):
             return False
