@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 
+from agents import make
 from agents.heuristic import HeuristicAgent
 from agents.policy import make_bot
 from agents.safecracker import SafecrackerAgent
@@ -108,8 +109,6 @@ def test_the_rate_is_a_bot_spec_option():
 
 
 def test_a_models_delegate_takes_options_from_the_spec():
-    from agents import make
-
     bot = make_bot("full:delegate.early_challenge_rate=0.1", seed=2)
     assert bot.table_agents[2].delegate is None  # the 2-player model plays every decision
     for n in (3, 4):
