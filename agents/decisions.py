@@ -12,12 +12,14 @@ from collections.abc import Iterable
 
 from granujas_env.codecs import KINDS
 
-__all__ = ["PLAN_DECISIONS", "BLUFF_DECISIONS", "SAFE_DECISIONS", "ALL_DECISIONS", "MODES", "resolve_decisions"]
+__all__ = ["PLAN_DECISIONS", "BLUFF_DECISIONS", "CHALLENGE_DECISIONS", "SAFE_DECISIONS", "ALL_DECISIONS", "MODES", "resolve_decisions"]
 
 #: The Plan: the card, then its slot (what ``bluffer`` plays; challenges go to its delegate).
 PLAN_DECISIONS = frozenset({"plan_card", "plan_slot"})
 #: The Plan and the challenge windows.
 BLUFF_DECISIONS = PLAN_DECISIONS | {"challenge"}
+#: The challenge windows alone (a challenge policy over another bot's Plan, e.g. full's Plan model).
+CHALLENGE_DECISIONS = frozenset({"challenge"})
 #: Safe selection: peek, Mark (face, source), steal, abandon, unused-location peek, Sheriff's Office.
 SAFE_DECISIONS = frozenset(
     {
@@ -35,13 +37,14 @@ ALL_DECISIONS = frozenset(KINDS)
 MODES: dict[str, frozenset[str]] = {
     "plan": PLAN_DECISIONS,
     "bluff": BLUFF_DECISIONS,
+    "challenge": CHALLENGE_DECISIONS,
     "safe": SAFE_DECISIONS,
     "full": ALL_DECISIONS,
 }
 
 
 def resolve_decisions(decisions: str | Iterable[str] | None) -> frozenset[str]:
-    """A mode name (``plan``, ``bluff``, ``safe``, ``full``), a set of decision kinds, or None (= full)."""
+    """A mode name (``plan``, ``bluff``, ``challenge``, ``safe``, ``full``), a set of decision kinds, or None (= full)."""
     if decisions is None:
         return ALL_DECISIONS
     if isinstance(decisions, str):

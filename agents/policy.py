@@ -11,8 +11,8 @@ factory that turns any bot spec (name, import path, model) into a bot.
 A :class:`PolicyAgent` plays the decision kinds its model was trained on (``decisions``: a mode
 name of :data:`agents.decisions.MODES` or a set of kinds; default: the ``decisions`` recorded in
 the model's ``model_card.json``, else every kind) and hands every other decision to its
-``delegate`` bot (default: the card's ``play_delegate``, else the heuristic, the trainer's
-default). A model trained with an advisor
+``delegate`` bot (default: the card's ``play_delegate``, else the card's ``delegate``, the bot
+it trained with, else the heuristic). A model trained with an advisor
 (``train.train --advisor heuristic``, recorded in its card) reads the advisor's recommended action
 after the observation (:mod:`agents.advice`); the agent runs the advisor at each of its decisions.
 It is deterministic by default (the most probable legal action); ``temperature`` (or the card's
@@ -239,8 +239,8 @@ class PolicyAgent(Agent):
     Args:
         model_path: the model ``.zip`` (saved by ``train.train`` or ``MaskablePPO.save``).
         delegate: the bot for the other decision kinds (any spec of :func:`make_bot`), or None
-            (the model card's ``play_delegate``, else the heuristic). Unused when the model
-            controls every kind.
+            (the model card's ``play_delegate``, else its ``delegate``, else the heuristic).
+            Unused when the model controls every kind.
         decisions: mode name (``bluff``/``safe``/``full``), set of kinds, or None (read from the
             model card next to the model, else every kind). Kinds absent from the layout the
             model was trained on always go to the delegate.
@@ -331,7 +331,7 @@ class PolicyAgent(Agent):
         self.delegate = None
         if self.decisions < every:
             if delegate is None:
-                delegate = card.get("play_delegate") or DEFAULT_BOT
+                delegate = card.get("play_delegate") or card.get("delegate") or DEFAULT_BOT
             self.delegate = make_bot(delegate, seed=seed, game=self.game, options=delegate_options)
         self.advisor = None if advisor is None else make_bot(advisor, seed=seed, game=self.game)
         self.wants_view = self.advisor is not None or (

@@ -429,7 +429,7 @@ def test_shipped_full_plays_two_player_games_with_its_table_model() -> None:
 
 def test_a_cards_play_delegate_plays_the_other_decisions(tmp_path) -> None:
     """A card's ``play_delegate`` is the bot of the decisions the model does not play (an explicit
-    ``delegate`` wins; none: the heuristic); at the shipped ``full``'s 4-player table it is
+    ``delegate`` wins; none: the card's ``delegate``, the bot it trained with); at the shipped ``full``'s 4-player table it is
     safecracker, whose every answer it plays, and which differs from the heuristic there."""
     import json
     import random
@@ -443,8 +443,17 @@ def test_a_cards_play_delegate_plays_the_other_decisions(tmp_path) -> None:
     shutil.copytree(MODELS_DIR / "full" / "plan", folder)
     card = json.loads((folder / "model_card.json").read_text())
     assert card["play_delegate"] == "safecracker"
-    for value, expected in (("heuristic", "heuristic"), (None, "heuristic"), ("safecracker", "safecracker")):
-        (folder / "model_card.json").write_text(json.dumps(card | {"play_delegate": value}))
+    assert card["delegate"] == "heuristic"
+    for value, trained_with, expected in (
+        ("heuristic", "heuristic", "heuristic"),
+        (None, "heuristic", "heuristic"),
+        ("safecracker", "heuristic", "safecracker"),
+        (None, "safecracker", "safecracker"),
+        ("heuristic", "safecracker", "heuristic"),
+        (None, None, "heuristic"),
+    ):
+        changed = card | {"play_delegate": value, "delegate": trained_with}
+        (folder / "model_card.json").write_text(json.dumps(changed))
         assert PolicyAgent(folder / "model.zip").delegate.name == expected
     assert PolicyAgent(folder / "model.zip", delegate="honest").delegate.name == "honest"
     (folder / "model_card.json").write_text(json.dumps(card | {"play_delegate": "safe_crackr"}))
