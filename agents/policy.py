@@ -241,7 +241,7 @@ class PolicyAgent(Agent):
         delegate: the bot for the other decision kinds (any spec of :func:`make_bot`), or None
             (the model card's ``play_delegate``, else its ``delegate``, else the heuristic).
             Unused when the model controls every kind.
-        decisions: mode name (``bluff``/``safe``/``full``), set of kinds, or None (read from the
+        decisions: mode name (:data:`agents.decisions.MODES`), set of kinds, or None (read from the
             model card next to the model, else every kind). Kinds absent from the layout the
             model was trained on always go to the delegate.
         advisor: the bot whose recommended action the model reads after the observation
@@ -255,7 +255,7 @@ class PolicyAgent(Agent):
             T < 1 sharpens it. Needs a plain MLP policy (the numpy inference path).
         seed: seeds the sampling (``deterministic=False`` or a temperature) and the delegate.
         delegate_options: keyword options for the delegate (a registered bot or import path,
-            the given one or the card's ``play_delegate``), over those of its spec:
+            the given one or the card's), over those of its spec:
             ``{"early_challenge_rate": 0.1}``; refused when no model of the bot has a delegate.
         table_models: play the games of the player counts the card's ``models_by_players``
             names with those models (each a :class:`PolicyAgent` of the same arguments, see
