@@ -3,7 +3,9 @@
 The project-wide registry (agents/registry.py) keeps granujas' names; Bang!'s bots are made here
 (``GameSpec.tools["registry"]`` of ``bang-dice`` names this :func:`make`). ``random`` is the
 generic :class:`agents.random_agent.RandomAgent`: it reads only the action mask. ``rollout``
-(agents/bang_dice/search.py) is the heuristic improved by determinized playouts (slow).
+(agents/bang_dice/search.py) is the heuristic improved by determinized playouts (slow);
+``expectimax`` (agents/bang_dice/expectimax.py) the heuristic with its rerolls planned by
+expectimax over the dice still to roll.
 """
 
 from __future__ import annotations
@@ -11,14 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from agents.bang_dice.expectimax import ExpectimaxHeuristic
 from agents.bang_dice.heuristic import BangHeuristic, TunedHeuristic
 from agents.bang_dice.search import BangRollout
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 
-__all__ = ["BOTS", "available", "make", "BangHeuristic", "BangRollout", "TunedHeuristic"]
+__all__ = [
+    "BOTS", "available", "make", "BangHeuristic", "BangRollout", "ExpectimaxHeuristic", "TunedHeuristic",
+]
 
 BOTS: dict[str, Callable[..., Agent]] = {
+    "expectimax": ExpectimaxHeuristic,
     "heuristic": BangHeuristic,
     "random": RandomAgent,
     "rollout": BangRollout,
