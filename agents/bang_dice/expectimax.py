@@ -27,7 +27,16 @@ from functools import cache
 from itertools import product
 
 from agents.bang_dice.heuristic import BangHeuristic
-from granujas_env.bang_dice.engine.game import ARROW, BEER, DYNAMITE, FACES, GATLING, ONE, TWO
+from granujas_env.bang_dice.engine.game import (
+    ARROW,
+    ARROWS,
+    BEER,
+    DYNAMITE,
+    FACES,
+    GATLING,
+    ONE,
+    TWO,
+)
 from granujas_env.bang_dice.view import BangView
 
 __all__ = ["ExpectimaxHeuristic", "plan_keep", "roll_outcomes"]
@@ -106,7 +115,7 @@ class ExpectimaxHeuristic(BangHeuristic):
     """The heuristic with expectimax rerolls (see the module docstring)."""
 
     name = "expectimax"
-    #: an arrow rolled costs this share of a life point's worth, times 1 + (9 - pile) / 9
+    #: an arrow rolled costs this share of a life point's worth, times 1 + (9 - pile) / 9 (9 arrows)
     arrow_cost = 0.2
     #: three dynamite cost this many life points' worth (at 1 life: four, the roller's end)
     dynamite_cost = 1.0
@@ -177,7 +186,7 @@ class ExpectimaxHeuristic(BangHeuristic):
         counts = [0] * len(FACES)
         for face in view.dice:
             counts[FACES.index(face)] += 1
-        arrow_cost = self._life_worth(view) * self.arrow_cost * (1.0 + (9 - view.arrow_pile) / 9.0)
+        arrow_cost = self._life_worth(view) * self.arrow_cost * (1.0 + (ARROWS - view.arrow_pile) / ARROWS)
         locked = view.players[view.seat].character != "black_jack"
         return plan_keep(tuple(counts), view.rerolls_left, self.final_value(view), arrow_cost, locked)
 
