@@ -110,6 +110,27 @@ def test_tune_cli_writes_weights_the_heuristic_reads(tmp_path):
             bang_tune.main([*argv, "--out", str(out)])
 
 
+def test_tune_trains_the_expectimax_bot_without_the_reroll_weights(tmp_path, monkeypatch):
+    seated = []
+    original = bang_tune.BOTS["expectimax"]
+
+    def spy(seed=None, weights=None):
+        seated.append(weights)
+        return original(seed=seed, weights=weights)
+
+    monkeypatch.setitem(bang_tune.BOTS, "expectimax", spy)
+    out = tmp_path / "x.json"
+    assert bang_tune.main(["--bot", "expectimax", "--roles", "outlaw", "--generations", "1",
+                           "--population", "4", "--games", "3", "--seed", "5", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    names = set(data["weights"]["outlaw"])
+    assert names == set(bang_tune.TUNED["outlaw"]) - bang_tune.REROLL_ONLY and "kill_bonus" in names
+    assert data["arguments"]["bot"] == "expectimax"
+    assert len(seated) == 4 * 3 and all(set(w) == {"outlaw"} for w in seated)  # one seat a game
+    with pytest.raises(SystemExit):
+        bang_tune.main(["--bot", "tuned", "--out", str(out)])
+
+
 def test_the_renegade_guards_a_weak_sheriff_by_its_weight():
     game = BangGame.from_position({
         "roles": ["sheriff", "renegade", "outlaw", "outlaw", "deputy"], "characters": PLAIN,

@@ -7,6 +7,9 @@ the mean itself), plays each in ``--games`` games in the role's seat (the same d
 set of the generation, so their differences are measured, not the deals' luck; new deals each
 generation), and moves the mean and the spread to the best quarter. Deals come from
 ``--seed`` on (generation ``g``'s from ``seed + g * games``); rate the result on other seeds.
+``--bot expectimax`` trains the weights of the ``expectimax`` bot instead (the heuristic with
+planned rerolls, agents/bang_dice/expectimax.py) in that seat, the table still default heuristics;
+the weights only the heuristic's own rerolls read (:data:`REROLL_ONLY`) are left out.
 
     python -m train.bang_tune --roles outlaw renegade --players 5 --generations 8 \\
         --population 20 --games 800 --seed 600000 --out runs/bang_tune/a.json
@@ -29,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.bang_dice.expectimax import ExpectimaxHeuristic
 from agents.bang_dice.heuristic import DEFAULT_WEIGHTS, BangHeuristic, Weights
 from agents.bang_dice.search import play_out
 from granujas_env.bang_dice.engine.game import (
@@ -41,7 +45,7 @@ from granujas_env.bang_dice.engine.game import (
 )
 from granujas_env.cli import run_main
 
-__all__ = ["TUNED", "evaluate", "tune", "main"]
+__all__ = ["BOTS", "REROLL_ONLY", "TUNED", "evaluate", "tuned_names", "tune", "main"]
 
 _COMMON = ("self_value", "beer_weight", "reroll_risk", "arrow_risk", "arrow_weight", "kill_bonus",
            "heal_urgency", "gatling_threshold", "gatling_bonus", "dynamite_stop_life")
@@ -54,19 +58,31 @@ TUNED: dict[str, tuple[str, ...]] = {
     RENEGADE: ("hurt_sheriff", "hurt_deputy", "hurt_outlaw", "renegade_balance", "renegade_guard",
                "renegade_guard_value", "renegade_last_sheriff", *_COMMON),
 }
+#: the bots whose weights can be trained, by name
+BOTS: dict[str, type[BangHeuristic]] = {"heuristic": BangHeuristic, "expectimax": ExpectimaxHeuristic}
+#: weights read by the heuristic's own reroll rule only (the ``expectimax`` bot plans instead)
+REROLL_ONLY = frozenset({"reroll_risk", "arrow_risk", "gatling_threshold", "gatling_bonus", "dynamite_stop_life"})
 
 
-def evaluate(role: str, weights: Weights, num_players: int, seeds: Sequence[int]) -> float:
-    """The share of the games dealt by ``seeds`` that a heuristic playing ``role`` with
-    ``weights`` wins among default heuristics (it takes the deal's first seat of that role,
-    the next one of that role in every other game when there are several)."""
+def tuned_names(role: str, bot: str = "heuristic") -> tuple[str, ...]:
+    """The weights of ``role`` that training ``bot`` searches."""
+    names = TUNED[role]
+    return names if bot == "heuristic" else tuple(n for n in names if n not in REROLL_ONLY)
+
+
+def evaluate(
+    role: str, weights: Weights, num_players: int, seeds: Sequence[int], bot: str = "heuristic"
+) -> float:
+    """The share of the games dealt by ``seeds`` that ``bot`` (a name of :data:`BOTS`) playing
+    ``role`` with ``weights`` wins among default heuristics (it takes the deal's first seat of
+    that role, the next one of that role in every other game when there are several)."""
     wins = 0
     for i, seed in enumerate(seeds):
         game = BangGame(BangConfig(num_players=num_players), seed=seed)
         seats = [s for s, r in enumerate(game.roles) if r == role]
         seat = seats[i % len(seats)]
         bots = [BangHeuristic(seed=seed * 8 + s) for s in range(num_players)]
-        bots[seat] = BangHeuristic(seed=seed * 8 + seat, weights={role: weights})
+        bots[seat] = BOTS[bot](seed=seed * 8 + seat, weights={role: weights})
         play_out(game, bots)
         wins += seat in game.winners
     return wins / len(seeds)
@@ -80,10 +96,11 @@ def tune(
     games: int,
     seed: int,
     log: Any = None,
+    bot: str = "heuristic",
 ) -> tuple[Weights, list[dict[str, Any]]]:
-    """Cross-entropy search of ``role``'s weights (module docstring); the final mean and the
-    history (per generation: the mean's and the best set's win rates, the spread)."""
-    names = TUNED[role]
+    """Cross-entropy search of ``role``'s weights for ``bot`` (module docstring); the final mean
+    and the history (per generation: the mean's and the best set's win rates, the spread)."""
+    names = tuned_names(role, bot)
     start = DEFAULT_WEIGHTS[role]
     mean = np.array([getattr(start, n) for n in names])
     spread = 0.25 * np.maximum(np.abs(mean), 0.4)
@@ -95,7 +112,7 @@ def tune(
         seeds = range(seed + g * games, seed + (g + 1) * games)
         sets = [mean] + [mean + spread * rng.standard_normal(len(names)) for _ in range(population - 1)]
         scores = [
-            evaluate(role, _weights(start, names, v), num_players, seeds) for v in sets
+            evaluate(role, _weights(start, names, v), num_players, seeds, bot) for v in sets
         ]
         order = np.argsort(scores)[::-1][:elites]
         best = np.array([sets[i] for i in order])
@@ -125,6 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--population", type=int, default=20, help="weight sets per generation (>= 4)")
     p.add_argument("--games", type=int, default=800, help="games per weight set and generation")
     p.add_argument("--seed", type=int, default=600_000, help="first deal (and the search's seed)")
+    p.add_argument("--bot", choices=sorted(BOTS), default="heuristic", help="the bot whose weights to train")
     p.add_argument("--out", type=Path, required=True, help="JSON file to write")
     return p
 
@@ -143,8 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     weights, history = {}, {}
     for role in args.roles:
         tuned, history[role] = tune(role, args.players, args.generations, args.population, args.games,
-                                    args.seed, log=sys.stdout)
-        weights[role] = {n: getattr(tuned, n) for n in TUNED[role]}
+                                    args.seed, log=sys.stdout, bot=args.bot)
+        weights[role] = {n: getattr(tuned, n) for n in tuned_names(role, args.bot)}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({
             "weights": weights,
