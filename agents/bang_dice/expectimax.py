@@ -143,10 +143,7 @@ class ExpectimaxHeuristic(BangHeuristic):
         ]
 
         def hit(seat: int, lives: list[int]) -> float:
-            worth = scores[seat]
-            if worth > 0 and lives[seat] <= 1:
-                worth *= w.kill_bonus
-            return worth
+            return self.hit_worth(view, scores, seat, lives[seat])
 
         memo: dict[Counts, float] = {}
 

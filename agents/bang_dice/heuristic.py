@@ -318,11 +318,17 @@ class BangHeuristic(Agent):
         urgency = 1.0 + self.weights[view.role].heal_urgency / max(1, p.life)
         return friend * urgency
 
-    def _shot_value(self, view: BangView, scores: list[float], seat: int, amount: int = 1) -> float:
+    def hit_worth(self, view: BangView, scores: list[float], seat: int, life: int, amount: int = 1) -> float:
+        """What taking ``amount`` life points from ``seat`` at ``life`` is worth to this seat (a
+        kill of a likely enemy counts ``kill_bonus`` times)."""
         value = scores[seat]
-        if value > 0 and view.players[seat].life <= amount:
+        if value > 0 and life <= amount:
             value *= self.weights[view.role].kill_bonus  # a kill
-        return value - 0.01 * view.players[seat].life  # tie-break: the weaker one
+        return value
+
+    def _shot_value(self, view: BangView, scores: list[float], seat: int, amount: int = 1) -> float:
+        life = view.players[seat].life
+        return self.hit_worth(view, scores, seat, life, amount) - 0.01 * life  # tie-break: the weaker one
 
     def _reach_now(self, view: BangView, face: str) -> list[int]:
         return self._reach(view.seat, face, [p.alive for p in view.players])
