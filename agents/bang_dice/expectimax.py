@@ -133,14 +133,9 @@ class ExpectimaxHeuristic(BangHeuristic):
         life_worth = self._life_worth(view)
         dynamite = life_worth * (self.dynamite_cost if me.life > 1 else 4.0)
         suzy = me.character == "suzy_lafayette" and me.life < me.max_life
-        reach_one, reach_two = self._reach_now(view, ONE), self._reach_now(view, TWO)
-        if me.character == "calamity_janet":
-            reach_one = reach_two = sorted(set(reach_one) | set(reach_two))
+        reach_one, reach_two = self.bullseye_reach(view)
         lives0 = [p.life if p.alive else 0 for p in view.players]
-        gatling_hits = [
-            p.seat for p in view.players
-            if p.alive and p.seat != view.seat and p.character != "paul_regret"
-        ]
+        gatling_hits = self.gatling_targets(view)
 
         def hit(seat: int, lives: list[int]) -> float:
             return self.hit_worth(view, scores, seat, lives[seat])
@@ -151,14 +146,7 @@ class ExpectimaxHeuristic(BangHeuristic):
             if c in memo:
                 return memo[c]
             lives = list(lives0)
-            total = 0.0
-            for reach, count in ((reach_two, c[_TWO]), (reach_one, c[_ONE])):
-                for _ in range(count):
-                    standing = [s for s in reach if lives[s] > 0] or reach
-                    # the weaker one on a tie, as the heuristic shoots
-                    target = max(standing, key=lambda s: hit(s, lives) - 0.01 * lives[s])
-                    total += hit(target, lives) - 0.01 * lives[target]
-                    lives[target] -= 1
+            total = self.place_shots(c, lives, reach_one, reach_two, hit)
             total += c[_BEER] * values[BEER]
             if c[_GATLING] >= need:
                 total += sum(hit(s, lives) for s in gatling_hits if lives[s] > 0)
@@ -171,6 +159,38 @@ class ExpectimaxHeuristic(BangHeuristic):
             return total
 
         return final
+
+    def bullseye_reach(self, view: BangView) -> tuple[list[int], list[int]]:
+        """The seats this seat's "1" and "2" can hit now (Calamity Janet: either face, either reach)."""
+        reach_one, reach_two = self._reach_now(view, ONE), self._reach_now(view, TWO)
+        if view.players[view.seat].character == "calamity_janet":
+            reach_one = reach_two = sorted(set(reach_one) | set(reach_two))
+        return reach_one, reach_two
+
+    @staticmethod
+    def gatling_targets(view: BangView) -> list[int]:
+        """The seats this seat's Gatling hits (every other player in play but Paul Regret)."""
+        return [
+            p.seat for p in view.players
+            if p.alive and p.seat != view.seat and p.character != "paul_regret"
+        ]
+
+    @staticmethod
+    def place_shots(
+        counts: Counts, lives: list[int], reach_one: list[int], reach_two: list[int],
+        hit: Callable[[int, list[int]], float],
+    ) -> float:
+        """Place the bull's-eyes of ``counts`` one by one ("2"s first) on the target in reach worth
+        most by ``hit(seat, lives)``, lowering ``lives`` (changed in place); the worths' sum."""
+        total = 0.0
+        for reach, count in ((reach_two, counts[_TWO]), (reach_one, counts[_ONE])):
+            for _ in range(count):
+                standing = [s for s in reach if lives[s] > 0] or reach
+                # the weaker one on a tie, as the heuristic shoots
+                target = max(standing, key=lambda s: hit(s, lives) - 0.01 * lives[s])
+                total += hit(target, lives) - 0.01 * lives[target]
+                lives[target] -= 1
+        return total
 
     def _life_worth(self, view: BangView) -> float:
         """A life point of this seat's, as the heuristic weighs a heal of itself."""
