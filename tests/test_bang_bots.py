@@ -26,9 +26,9 @@ def _decide(bot, game):
 
 
 def test_registry():
-    assert available() == ["expectimax", "heuristic", "random", "rollout", "tuned"]
+    assert available() == ["expectimax", "heuristic", "random", "rollout", "tuned", "valued"]
     assert isinstance(make("heuristic", seed=1), BangHeuristic)
-    with pytest.raises(ValueError, match="unknown Bang! bot 'ismcts'; the bots are: expectimax, heuristic, random, rollout, tuned"):
+    with pytest.raises(ValueError, match="unknown Bang! bot 'ismcts'; the bots are: expectimax, heuristic, random, rollout, tuned, valued"):
         make("ismcts")
 
 

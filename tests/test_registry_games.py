@@ -38,7 +38,7 @@ def test_every_game_bots_are_offered_for_each_game():
     assert set(EVERY_GAME) == {"human", "llm"}
     for name in games.available():
         assert {"human", "llm"} <= set(available(game=name))
-    assert available(game="bang-dice") == ["expectimax", "heuristic", "human", "llm", "random", "rollout", "tuned"]
+    assert available(game="bang-dice") == ["expectimax", "heuristic", "human", "llm", "random", "rollout", "tuned", "valued"]
     assert {"heuristic", "ismcts", "human", "llm", "random"} <= set(available())
 
 
@@ -48,7 +48,7 @@ def test_make_builds_the_every_game_bots_for_bang():
     assert type(make("human", game="bang-dice", input=io.StringIO(), output=io.StringIO())) is HumanAgent
     assert type(make("heuristic", game="bang-dice")) is BangHeuristic
     assert type(make("random", game="bang-dice", seed=0)) is RandomAgent
-    with pytest.raises(ValueError, match="unknown Bang! bot 'ismcts'; the bots are: expectimax, heuristic, random, rollout, tuned"):
+    with pytest.raises(ValueError, match="unknown Bang! bot 'ismcts'; the bots are: expectimax, heuristic, random, rollout, tuned, valued"):
         make("ismcts", game="bang-dice")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make("llm", game="chess")

@@ -81,7 +81,7 @@ def _permuted(game: BangGame, seat: int, rng: random.Random) -> BangGame:
 # ------------------------------------------------------------------------------ the lobby
 def test_the_registry_finds_each_games_bots():
     assert available() == sorted(REGISTRY)  # granujas' bots, as before
-    assert available(game=GAME) == ["expectimax", "heuristic", "human", "llm", "random", "rollout", "tuned"]  # + every game's bots
+    assert available(game=GAME) == ["expectimax", "heuristic", "human", "llm", "random", "rollout", "tuned", "valued"]  # + every game's bots
     bot = make("heuristic", game=GAME, seed=3)
     assert isinstance(bot, BangHeuristic) and bot.seed == 3
     assert type(make("random", game=GAME)) is RandomAgent

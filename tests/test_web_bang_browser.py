@@ -43,7 +43,7 @@ def test_a_whole_bang_game_by_clicking_then_its_replay(server, browser, tmp_path
         str(n) for n in range(3, 9)]
     assert page.input_value("#players") == "5"
     assert page.locator("#granujas-options").is_hidden()
-    assert page.locator("#seat-1 option").all_inner_texts() == ["human", "expectimax", "heuristic", "random", "rollout", "tuned"]
+    assert page.locator("#seat-1 option").all_inner_texts() == ["human", "expectimax", "heuristic", "random", "rollout", "tuned", "valued"]
     page.select_option("#seat-3", "random")
     page.fill("#seed", "21")
     page.screenshot(path=str(shots / "bang-web-lobby.png"))

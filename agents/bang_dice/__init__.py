@@ -5,7 +5,8 @@ The project-wide registry (agents/registry.py) keeps granujas' names; Bang!'s bo
 generic :class:`agents.random_agent.RandomAgent`: it reads only the action mask. ``rollout``
 (agents/bang_dice/search.py) is the heuristic improved by determinized playouts (slow);
 ``expectimax`` (agents/bang_dice/expectimax.py) the heuristic with its rerolls planned by
-expectimax over the dice still to roll.
+expectimax over the dice still to roll; ``valued`` (agents/bang_dice/valued.py) that bot valuing
+its dice and targets by a win probability learnt from play (``python -m train.bang_value``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from typing import Any
 from agents.bang_dice.expectimax import ExpectimaxHeuristic
 from agents.bang_dice.heuristic import BangHeuristic, TunedHeuristic
 from agents.bang_dice.search import BangRollout
+from agents.bang_dice.valued import ValuedExpectimax
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 
 __all__ = [
     "BOTS", "available", "make", "BangHeuristic", "BangRollout", "ExpectimaxHeuristic", "TunedHeuristic",
+    "ValuedExpectimax",
 ]
 
 BOTS: dict[str, Callable[..., Agent]] = {
@@ -29,6 +32,7 @@ BOTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "rollout": BangRollout,
     "tuned": TunedHeuristic,
+    "valued": ValuedExpectimax,
 }
 
 
