@@ -43,12 +43,16 @@ def _midgame(n: int, seed: int, steps: int = 60) -> BangGame:
     return game
 
 
-def test_features_lay_out_the_table_from_the_seat_and_refuse_three_players():
-    game = BangGame.from_position({
+def _table(arrows: list[int]) -> BangGame:
+    return BangGame.from_position({
         "roles": ["sheriff", "outlaw", "renegade", "outlaw", "deputy"],
         "characters": ["slab_the_killer", "black_jack", "lucky_duke", "sid_ketchum", "paul_regret"],
-        "life": [6, 1, 8, 2, 9], "arrows": [0, 2, 0, 1, 0], "turn": 0,
+        "life": [6, 1, 8, 2, 9], "arrows": arrows, "turn": 0,
     })
+
+
+def test_features_lay_out_the_table_from_the_seat_and_refuse_three_players():
+    game = _table([0, 2, 0, 1, 0])
     view = seat_view(game, 2)  # the Renegade
     marginals = {s: {"sheriff": 0.0, "deputy": 0.25, "outlaw": 0.5, "renegade": 0.0} for s in range(5)}
     x = position_features(view, marginals)
@@ -96,11 +100,7 @@ def test_what_the_bot_computes_does_not_change_when_hidden_roles_are_permuted(n,
 
 
 def test_states_features_replace_lives_arrows_and_who_plays_next():
-    game = BangGame.from_position({
-        "roles": ["sheriff", "outlaw", "renegade", "outlaw", "deputy"],
-        "characters": ["slab_the_killer", "black_jack", "lucky_duke", "sid_ketchum", "paul_regret"],
-        "life": [6, 1, 8, 2, 9], "arrows": [3, 0, 0, 0, 0], "turn": 0,
-    })
+    game = _table([3, 0, 0, 0, 0])
     view = seat_view(game, 0)
     marginals = ValuedExpectimax().posterior(view)
     base = position_features(view, marginals)
