@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 import torch
@@ -104,7 +105,7 @@ def generate(
 
 def fit(
     x: np.ndarray, y: np.ndarray, held_out: np.ndarray, hidden: Sequence[int] = (128, 128),
-    epochs: int = 6, seed: int = 0, log=None,
+    epochs: int = 6, seed: int = 0, log: TextIO | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """Fit the network on the rows not ``held_out``; its arrays (``w0, b0, ...``) and the losses
     (train, held out, a constant guess on the held out)."""
