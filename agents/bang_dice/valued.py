@@ -192,7 +192,7 @@ def _check_net(arrays: Mapping[str, np.ndarray]) -> str | None:
 
 
 @cache
-def _shipped_net(path: str) -> WinProbability:
+def _load_net(path: str) -> WinProbability:
     return WinProbability(path)
 
 
@@ -212,7 +212,7 @@ class ValuedExpectimax(ExpectimaxHeuristic):
 
     def __init__(self, seed: int | None = None, net: Path | str | None = None) -> None:
         super().__init__(seed)
-        self.net = _shipped_net(str(VALUE_NET_FILE if net is None else net))
+        self.net = _load_net(str(VALUE_NET_FILE if net is None else net))
         self._arrow_cost = 0.0
 
     def __repr__(self) -> str:
