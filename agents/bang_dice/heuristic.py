@@ -307,15 +307,17 @@ class BangHeuristic(Agent):
                 out.append(sum(prob * values[r] for r, prob in marginals[p.seat].items()))
         return out
 
-    def _heal_value(self, view: BangView, scores: list[float], seat: int) -> float:
+    def _heal_value(self, view: BangView, scores: list[float], seat: int, life: int | None = None) -> float:
+        """What a life point given to ``seat`` is worth to this seat (``life``: its life then, by
+        default its life now)."""
         p = view.players[seat]
-        missing = p.max_life - p.life
-        if not p.alive or missing <= 0:
+        life = p.life if life is None else life
+        if life <= 0 or life >= p.max_life:
             return -1.0  # a wasted beer
         friend = -scores[seat]
         if friend <= 0:
             return friend
-        urgency = 1.0 + self.weights[view.role].heal_urgency / max(1, p.life)
+        urgency = 1.0 + self.weights[view.role].heal_urgency / max(1, life)
         return friend * urgency
 
     def hit_worth(self, view: BangView, scores: list[float], seat: int, life: int, amount: int = 1) -> float:

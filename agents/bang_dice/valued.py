@@ -231,7 +231,6 @@ class ValuedExpectimax(ExpectimaxHeuristic):
             return super().final_value(view)
         scores = self.enemy_scores(view)
         me = view.players[view.seat]
-        w = self.weights[view.role]
         need = 2 if me.character == "willy_the_kid" else 3
         reach_one, reach_two = self.bullseye_reach(view)
         gatling_hits = self.gatling_targets(view)
@@ -242,10 +241,6 @@ class ValuedExpectimax(ExpectimaxHeuristic):
         def hit(seat: int, lives: list[int]) -> float:
             return self.hit_worth(view, scores, seat, lives[seat])
 
-        def heal_worth(seat: int, lives: list[int]) -> float:
-            # the heuristic's heal value at the lives the dice have left
-            return -scores[seat] * (1.0 + w.heal_urgency / max(1, lives[seat]))
-
         finals = _final_counts(len(view.dice))
         states: list[tuple[list[int], int]] = []
         for c in finals:
@@ -253,9 +248,10 @@ class ValuedExpectimax(ExpectimaxHeuristic):
             arrows = me.arrows
             self.place_shots(c, lives, reach_one, reach_two, hit)
             for _ in range(c[_FACE[BEER]]):
+                # the heuristic's heal value at the lives the dice have left
                 thirsty = [s for s in range(view.num_players) if 0 < lives[s] < max_life[s]]
-                best = max(thirsty, key=lambda s: heal_worth(s, lives), default=None)
-                if best is not None and heal_worth(best, lives) > 0:
+                best = max(thirsty, key=lambda s: self._heal_value(view, scores, s, lives[s]), default=None)
+                if best is not None and self._heal_value(view, scores, best, lives[best]) > 0:
                     lives[best] += 1
             if c[_FACE[GATLING]] >= need:
                 for s in gatling_hits:
