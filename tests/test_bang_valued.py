@@ -238,11 +238,24 @@ def test_train_bang_value_writes_a_network_the_bot_reads_from_the_same_games_wha
     refit = tmp_path / "refit.npz"
     assert bang_value.main(["--from-data", str(data), "--hidden", "8", "--epochs", "1", "--out", str(refit)]) == 0
     assert WinProbability(refit).meta["positions"] == net.meta["positions"]
+    # the games of the bot playing the network just written, fitted with the first ones: each
+    # file's last tenth held out
+    more, both = tmp_path / "more.npz", tmp_path / "both.npz"
+    assert bang_value.main(["--players", "5", "--pool", f"valued:net={out}", "heuristic", "--games", "10",
+                            "--seed", "70", "--hidden", "8", "--epochs", "1", "--out", str(tmp_path / "m.npz"),
+                            "--data", str(more)]) == 0
+    assert bang_value.main(["--from-data", str(data), str(more), "--hidden", "8", "--epochs", "1",
+                            "--out", str(both)]) == 0
+    meta = WinProbability(both).meta
+    assert meta["games"] == 16 and meta["seeds"] == [[40, 45], [70, 79]]
+    assert meta["held_out_from_seed"] == [45, 79]
+    assert meta["positions"] == net.meta["positions"] + WinProbability(tmp_path / "m.npz").meta["positions"]
 
 
 @pytest.mark.parametrize("argv,message", [
     (["--players", "3"], "--players must be 4..8"),
     (["--pool", "heuristic", "nobody"], "unknown bots \\['nobody'\\]"),
+    (["--pool", "heuristic", "valued:net=missing.npz"], "cannot read the value network missing.npz"),
     (["--games", "0"], "--games must be >= 1"),
     (["--hidden", "0"], "--hidden widths must be >= 1"),
 ])

@@ -15,7 +15,10 @@ and the losses.
     python -m train.bang_value --players 4 5 6 7 8 --pool heuristic expectimax --games 24000 \\
         --seed 1620000 --workers 2 --out agents/bang_dice/data/bang_value_net.npz
 
-``--data F.npz`` saves the positions too (``--from-data F.npz ...`` fits on saved ones).
+``--data F.npz`` saves the positions too (``--from-data F.npz ...`` fits on saved ones, several
+files together, the last tenth of each file's games held out). A pool entry may carry options,
+``valued:net=FILE`` (the ``valued`` bot playing another network, e.g. an earlier one, so that a
+network can be trained on the games of the bot that uses the one before it).
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ from typing import TextIO
 import numpy as np
 import torch
 
-from agents.bang_dice import BOTS, BangHeuristic, make
+from agents.bang_dice import BOTS, BangHeuristic
 from agents.bang_dice.valued import FEATURE_SIZE, FEATURE_VERSION, WinProbability, position_features
+from agents.policy import make_bot
 from agents.registry import ask
 from granujas_env import games as game_registry
 from granujas_env.cli import run_main
@@ -48,7 +52,7 @@ def game_positions(seed: int, players: Sequence[int], pool: Sequence[str]) -> tu
     n = rng.choice(list(players))
     env = game_registry.get("bang-dice").raw_env(num_players=n)
     env.reset(seed=seed)
-    bots = [make(rng.choice(list(pool)), seed=seed * 8 + s) for s in range(n)]
+    bots = [make_bot(rng.choice(list(pool)), seed=seed * 8 + s, game="bang-dice") for s in range(n)]
     # every seat's posterior is the one the valued bot would hold there, whoever plays the seat
     observers = [BangHeuristic() for _ in range(n)]
     game = env.game
@@ -160,13 +164,21 @@ def save_net(path: Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     WinProbability(path)
 
 
+def _last_tenth(game: np.ndarray) -> np.ndarray:
+    """Which positions are held out: those of the last tenth of the games (by seed) of one
+    set of games, none when it has a single game."""
+    seeds = np.unique(game)
+    return game >= seeds[int(len(seeds) * 0.9)] if len(seeds) > 1 else np.zeros(len(game), dtype=bool)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m train.bang_value", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 5, 6, 7, 8],
                         help="table sizes drawn per game (4-8; repeat one to weigh it)")
     parser.add_argument("--pool", nargs="+", default=["heuristic", "expectimax"],
-                        help=f"bots drawn per seat, from {sorted(BOTS)}")
+                        help=f"bots drawn per seat, from {sorted(BOTS)}, each with options as "
+                        "`name:key=value` (valued:net=FILE: another network)")
     parser.add_argument("--games", type=int, default=24000)
     parser.add_argument("--seed", type=int, default=1620000, help="game i is dealt by seed + i")
     parser.add_argument("--workers", type=int, default=1)
@@ -183,9 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if any(not 4 <= n <= 8 for n in args.players):
         raise ValueError(f"--players must be 4..8 (the features' table sizes), got {args.players}")
-    bad = [name for name in args.pool if name not in BOTS]
+    bad = [name for name in args.pool if name.split(":")[0] not in BOTS]
     if bad:
         raise ValueError(f"--pool: unknown bots {bad}; choose from {sorted(BOTS)}")
+    for name in args.pool:  # a bad option or network file fails before any game
+        make_bot(name, seed=0, game="bang-dice")
     for name in ("games", "workers", "epochs"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name} must be >= 1, got {getattr(args, name)}")
@@ -203,20 +217,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             if parts[-1][0].ndim != 2 or parts[-1][0].shape[1] != FEATURE_SIZE:
                 raise ValueError(f"--from-data {path}: rows of {FEATURE_SIZE} features expected")
         x, y, game = (np.concatenate([p[i] for p in parts]) for i in range(3))
+        game_sets = [part[2] for part in parts]
     else:
         x, y, game = generate(args.players, args.pool, args.games, args.seed, args.workers)
         print(f"{len(y)} positions from {args.games} games in {time.time() - start:.0f} s", flush=True)
         if args.data:
             args.data.parent.mkdir(parents=True, exist_ok=True)
             np.savez_compressed(args.data, x=x, y=y, game=game)
-    seeds = np.unique(game)
-    held_out = game >= seeds[int(len(seeds) * 0.9)] if len(seeds) > 1 else np.zeros(len(y), dtype=bool)
+        game_sets = [game]
+    held_out = np.concatenate([_last_tenth(games) for games in game_sets])
+    # one entry per set of games (one per --from-data file): their seeds and the first held out
+    seeds = [[int(games.min()), int(games.max())] for games in game_sets]
+    first_held = [int(games[_last_tenth(games)].min()) if _last_tenth(games).any() else None
+                  for games in game_sets]
     arrays, losses = fit(x, y, held_out, args.hidden, args.epochs, log=sys.stdout)
     save_net(args.out, arrays, {
         "command": "python -m train.bang_value " + " ".join(sys.argv[1:] if argv is None else argv),
-        "positions": int(len(y)), "games": int(len(seeds)),
-        "seeds": [int(seeds.min()), int(seeds.max())], "held_out_from_seed": int(game[held_out].min())
-        if held_out.any() else None, **{k: round(v, 5) for k, v in losses.items()},
+        "positions": int(len(y)), "games": sum(len(np.unique(games)) for games in game_sets),
+        "seeds": seeds[0] if len(seeds) == 1 else seeds,
+        "held_out_from_seed": first_held[0] if len(first_held) == 1 else first_held,
+        **{k: round(v, 5) for k, v in losses.items()},
         "wall_s": round(time.time() - start, 1),
     })
     print(f"wrote {args.out}: held-out loss {losses['held_out_loss']:.4f} "

@@ -1,6 +1,6 @@
 """Rating statistics shared by the rating tools (:mod:`train.tournament`, :mod:`train.roles`):
-the Wilson interval of a win rate, the normal interval of a mean and of a difference of rates,
-and a text agent's invalid-answer rate (counters of :func:`agents.driver.text_counters`)."""
+the Wilson interval of a win rate, the normal interval of a mean, of a difference of rates and
+of a paired difference, and a text agent's invalid-answer rate (counters of :func:`agents.driver.text_counters`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ __all__ = [
     "wilson_interval",
     "mean_interval",
     "difference_interval",
+    "paired_difference",
     "add_counters",
     "invalid_answer_rate",
     "text_figures",
@@ -55,6 +56,24 @@ def difference_interval(
     pa, pb = wins_a / games_a, wins_b / games_b
     half = z * math.sqrt(pa * (1 - pa) / games_a + pb * (1 - pb) / games_b)
     return {"points": 100 * (pa - pb), "ci95": [100 * (pa - pb - half), 100 * (pa - pb + half)]}
+
+
+def paired_difference(games: Sequence[Sequence[tuple[bool, bool]]], z: float = Z95) -> dict[str, object]:
+    """The mean of paired outcomes a - b in points with its normal 95% interval; ``games`` holds,
+    per game, the (a won, b won) pairs of the seats compared in it. The interval treats games,
+    not seats, as independent (two seats of one game share its dice and its other players):
+    ``{"points", "ci95", "seats", "rate", "baseline_rate"}``, None figures when no seat."""
+    seats = sum(len(pairs) for pairs in games)
+    if not seats:
+        return {"points": None, "ci95": None, "seats": 0, "rate": None, "baseline_rate": None}
+    wins_a = sum(a for pairs in games for a, _ in pairs)
+    wins_b = sum(b for pairs in games for _, b in pairs)
+    mean = (wins_a - wins_b) / seats
+    used = [pairs for pairs in games if pairs]
+    spread = sum((sum(a - b for a, b in pairs) - mean * len(pairs)) ** 2 for pairs in used)
+    half = z * math.sqrt(spread * len(used) / max(1, len(used) - 1)) / seats
+    return {"points": 100 * mean, "ci95": [100 * (mean - half), 100 * (mean + half)], "seats": seats,
+            "rate": wins_a / seats, "baseline_rate": wins_b / seats}
 
 
 def add_counters(total: dict[str, int] | None, counts: Mapping[str, int] | None) -> dict[str, int] | None:

@@ -15,6 +15,13 @@ win rate, as the granujas tournament does. Bots that keep beliefs (a ``posterior
 probability they put on the true role of every seat hidden from them; the prior (every
 unknown role equally likely) is reported beside it.
 
+``--paired AGENT`` (say ``heuristic``) also plays every deal with AGENT at every seat (the same
+bot seeds) and rates each other agent against AGENT *in the same seat of the same deal*: by role
+and overall, the agent's win rate there minus AGENT's, with a 95% interval over games. This is
+what replacing one AGENT seat by the agent changes. The unpaired ``difference`` compares the
+agent with the AGENT seats of its own tables, which its play moves too: a teammate of the agent
+shares its wins (at five players the other Outlaw, and the Sheriff of a Deputy).
+
     python -m train.roles --game bang-dice --agents heuristic random --players 5 --games 1000 \\
         --seed 100000 --json docs/results/bang_dice_heuristic_vs_random_5p.json
 
@@ -43,11 +50,15 @@ from train.ratings import (
     add_counters,
     difference_interval,
     invalid_answer_rate,
+    paired_difference,
     text_figures,
     wilson_interval,
 )
 
-__all__ = ["seating", "agent_factory", "play_game", "run_roles", "summarize", "format_table", "report", "main"]
+__all__ = [
+    "seating", "agent_factory", "play_game", "run_roles", "summarize", "paired_summary", "format_table",
+    "report", "main",
+]
 
 
 def seating(agents: Sequence[str], num_players: int, index: int) -> list[str]:
@@ -188,6 +199,34 @@ def summarize(agents: Sequence[str], records: Sequence[dict[str, Any]], game_nam
     return summary
 
 
+def paired_summary(
+    agents: Sequence[str], records: Sequence[dict[str, Any]], baseline: str,
+    baseline_records: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    """Each agent other than ``baseline`` against ``baseline`` in the same seat of the same deal:
+    ``baseline_records[i]`` is deal ``records[i]`` played by ``baseline`` at every seat. By role
+    and overall, the agent's seats' win rate, the baseline's in those seats, and the difference
+    in points with its 95% interval (games independent, :func:`train.ratings.paired_difference`).
+    ValueError when the records are not the same deals."""
+    if [r["seed"] for r in records] != [r["seed"] for r in baseline_records]:
+        raise ValueError("paired records must be the same deals in the same order")
+    roles = sorted({r for record in records for r in record["roles"]})
+    by_agent: dict[str, Any] = {}
+    for name in dict.fromkeys(agents):
+        if name == baseline:
+            continue
+        pairs: dict[str, list[list[tuple[bool, bool]]]] = {key: [] for key in ["overall", *roles]}
+        for record, base in zip(records, baseline_records):
+            seats = [s for s, agent in enumerate(record["agents"]) if agent == name]
+            for key in pairs:
+                pairs[key].append([(bool(record["won"][s]), bool(base["won"][s])) for s in seats
+                                   if key in ("overall", record["roles"][s])])
+        by_agent[name] = {key: paired_difference(games_pairs) for key, games_pairs in pairs.items()}
+    return {"baseline": baseline, "by_agent": by_agent,
+            "meaning": f"each agent's seats against {baseline} in the same seat of the same deal "
+                       f"(every seat {baseline}); points = agent's win rate - {baseline}'s there"}
+
+
 def _difference(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """The difference of two win rates with its normal 95% interval."""
     return difference_interval(a["wins"], a["games"], b["wins"], b["games"])
@@ -215,6 +254,13 @@ def format_table(summary: dict[str, Any]) -> str:
             for k, d in diff.items() if d["points"] is not None
         )
         lines.append(f"difference ({summary['difference_of']}, points): {text}")
+    paired = summary.get("paired")
+    for name, rows in (paired or {}).get("by_agent", {}).items():
+        text = ", ".join(
+            f"{k} {d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]"
+            for k, d in rows.items() if d["points"] is not None
+        )
+        lines.append(f"paired ({name} - {paired['baseline']} in the same seat of the same deal, points): {text}")
     texts = [(name, row["text_counters"]) for name, row in summary["by_agent"].items()
              if row.get("text_counters") is not None]
     if texts:
@@ -230,16 +276,23 @@ def report(
     game_name: str, agents: Sequence[str], num_players: int, num_games: int, seed: int,
     json_path: str | None = None, command: str = "",
     play: Callable[[], list[dict[str, Any]]] | None = None, extra: dict[str, Any] | None = None,
+    paired: str | None = None,
 ) -> dict[str, Any]:
     """Rate ``agents`` (see :func:`run_roles`; ``play()`` instead gives the records of another
     way of playing them), print the table and write the summary (with ``command``, the elapsed
-    time and the ``extra`` fields) to ``json_path`` if given; the summary."""
+    time and the ``extra`` fields) to ``json_path`` if given; the summary. ``paired``: an agent
+    that also plays every deal at every seat, for :func:`paired_summary`."""
     started = time.perf_counter()
+    if paired is not None:
+        agent_factory(game_name)(paired, seed=seed)  # a bad name fails before any game
     if play is None:
         records = run_roles(game_name, agents, num_players, num_games, seed)
     else:
         records = play()
     summary = summarize(agents, records, game_name)
+    if paired is not None:
+        summary["paired"] = paired_summary(
+            agents, records, paired, run_roles(game_name, [paired], num_players, num_games, seed))
     summary["elapsed_s"] = round(time.perf_counter() - started, 1)
     summary["command"] = command
     summary.update(extra or {})
@@ -261,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0, help="game i is dealt by seed + i")
     parser.add_argument("--json", metavar="FILE", help="write the summary (and the command) here")
+    parser.add_argument("--paired", metavar="AGENT",
+                        help="also play every deal with AGENT at every seat and rate each other agent "
+                        "against it in the same seat of the same deal (e.g. heuristic)")
     args = parser.parse_args(argv)
     agents = [name for entry in args.agents for name in entry.split(",") if name]
     spec = games.get(args.game)
@@ -270,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     command = "python -m train.roles " + " ".join(sys.argv[1:] if argv is None else argv)
     try:
-        report(args.game, agents, args.players, args.games, args.seed, args.json, command)
+        report(args.game, agents, args.players, args.games, args.seed, args.json, command, paired=args.paired)
     except (ValueError, ImportError) as exc:  # a bad agent, or a model without the [train] extra
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -614,7 +614,8 @@ def _main_by_role(
         parser.error(str(exc))
     command = "python -m train.tournament " + " ".join(sys.argv[1:] if argv is None else argv)
     try:
-        roles.report(args.game, names, players, args.games, args.seed, args.json_path, command)
+        roles.report(args.game, names, players, args.games, args.seed, args.json_path, command,
+                     paired=args.paired)
     except (ValueError, ImportError) as exc:  # a bad agent, or a model without the [train] extra
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -687,11 +688,20 @@ def main(argv: list[str] | None = None) -> int:
         help="write every game as a game record in DIR (created if missing)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.add_argument(
+        "--paired",
+        metavar="AGENT",
+        default=None,
+        help="games rated by role (bang-dice) only: also play every deal with AGENT at every seat "
+        "and rate each other agent against it in the same seat of the same deal",
+    )
     args = parser.parse_args(argv)
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     if args.game != game_registry.DEFAULT_GAME:
         return _main_by_role(parser, args, names, argv)
+    if args.paired is not None:
+        parser.error(f"--paired: games rated by role only, not for --game {args.game}")
     args.length = args.length or "short"
     players = args.players if args.players is not None else len(names)
     if len(names) != players:
