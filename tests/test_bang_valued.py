@@ -214,7 +214,8 @@ def test_its_estimate_prefers_the_kill_that_wins():
     bot = ValuedExpectimax(seed=0)
     view = seat_view(game, 0)
     win, other = bot.win_probabilities(view, [([8, 0, 8, 9, 1], 0), ([8, 1, 8, 9, 0], 0)])
-    assert win > 0.8 > other
+    # killing the Sheriff ends the game won; killing the other Outlaw leaves the Sheriff at 1
+    assert win > 0.95 and win > other + 0.05
 
 
 def test_train_bang_value_writes_a_network_the_bot_reads_from_the_same_games_whatever_the_workers(tmp_path):
