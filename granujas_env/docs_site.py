@@ -262,6 +262,12 @@ def _roles_tables(files: list[tuple[str, Any]]) -> list[str]:
             lines.append(f"| {_cell(data['difference_of'])} (points) | " + " | ".join(
                 f"{d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]" if d.get("points") is not None
                 else "" for d in diff) + " |\n")
+        paired = data.get("paired") or {}
+        for agent, rows in paired.get("by_agent", {}).items():
+            cells = [rows.get(r, {}) for r in [*roles, "overall"]]
+            lines.append(f"| {_cell(agent)} - {_cell(paired['baseline'])}, same seat and deal (points) | "
+                         + " | ".join(f"{d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]"
+                                      if d.get("points") is not None else "" for d in cells) + " |\n")
     return lines
 
 
@@ -357,8 +363,10 @@ def results_body(folder: Path) -> list[str]:
         lines.append(
             "`python -m train.tournament --game bang-dice` (through `train.roles`): the agents take "
             "the seats in turn, shifted one seat per game, roles from each game's deal. Win rate "
-            "by role and overall with its Wilson 95% interval; the last row the difference of "
-            "the first two agents with its normal 95% interval.\n"
+            "by role and overall with its Wilson 95% interval; then the difference of the first "
+            "two agents with its normal 95% interval and, for a run with `--paired`, each agent "
+            "against the baseline agent in the same seat of the same deal (95% interval over "
+            "games).\n"
         )
         lines += _roles_tables(found["roles"])
     if found.get("env_bench"):

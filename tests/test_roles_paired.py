@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from granujas_env.docs_site import results_body
 from train import roles, tournament
 from train.ratings import Z95, paired_difference
 
@@ -66,6 +67,8 @@ def test_report_and_command_line(tmp_path, capsys) -> None:
     text = capsys.readouterr().out
     assert "paired (random - heuristic in the same seat of the same deal, points): overall" in text
     assert out.read_text().count('"baseline": "heuristic"') == 1
+    page = "".join(results_body(tmp_path))  # the results page tables the paired row
+    assert "| random - heuristic, same seat and deal (points) | " in page
     assert roles.main(["--agents", "random", "heuristic", "--games", "2", "--paired", "nobody"]) == 2
     assert "nobody" in capsys.readouterr().err
     with pytest.raises(SystemExit):
