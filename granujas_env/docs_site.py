@@ -259,16 +259,21 @@ def _roles_tables(files: list[tuple[str, Any]]) -> list[str]:
             lines.append(f"| `{_cell(agent)}` | " + " | ".join(cells) + " |\n")
         if data.get("difference"):
             diff = [data["difference"].get(r, {}) for r in [*roles, "overall"]]
-            lines.append(f"| {_cell(data['difference_of'])} (points) | " + " | ".join(
-                f"{d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]" if d.get("points") is not None
-                else "" for d in diff) + " |\n")
+            lines.append(f"| {_cell(data['difference_of'])} (points) | "
+                         + " | ".join(_points_cell(d) for d in diff) + " |\n")
         paired = data.get("paired") or {}
         for agent, rows in paired.get("by_agent", {}).items():
             cells = [rows.get(r, {}) for r in [*roles, "overall"]]
             lines.append(f"| {_cell(agent)} - {_cell(paired['baseline'])}, same seat and deal (points) | "
-                         + " | ".join(f"{d['points']:+.1f} [{d['ci95'][0]:+.1f}, {d['ci95'][1]:+.1f}]"
-                                      if d.get("points") is not None else "" for d in cells) + " |\n")
+                         + " | ".join(_points_cell(d) for d in cells) + " |\n")
     return lines
+
+
+def _points_cell(row: Mapping[str, Any]) -> str:
+    """A difference ``{"points", "ci95"}`` as ``+4.8 [+3.4, +6.2]`` (blank without points)."""
+    if row.get("points") is None:
+        return ""
+    return f"{row['points']:+.1f} [{row['ci95'][0]:+.1f}, {row['ci95'][1]:+.1f}]"
 
 
 def _advantage_tables(files: list[tuple[str, Any]]) -> list[str]:

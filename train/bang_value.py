@@ -225,11 +225,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.data.parent.mkdir(parents=True, exist_ok=True)
             np.savez_compressed(args.data, x=x, y=y, game=game)
         game_sets = [game]
-    held_out = np.concatenate([_last_tenth(games) for games in game_sets])
+    held_sets = [_last_tenth(games) for games in game_sets]
+    held_out = np.concatenate(held_sets)
     # one entry per set of games (one per --from-data file): their seeds and the first held out
     seeds = [[int(games.min()), int(games.max())] for games in game_sets]
-    first_held = [int(games[_last_tenth(games)].min()) if _last_tenth(games).any() else None
-                  for games in game_sets]
+    first_held = [int(games[held].min()) if held.any() else None for games, held in zip(game_sets, held_sets)]
     arrays, losses = fit(x, y, held_out, args.hidden, args.epochs, log=sys.stdout)
     save_net(args.out, arrays, {
         "command": "python -m train.bang_value " + " ".join(sys.argv[1:] if argv is None else argv),

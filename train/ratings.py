@@ -1,6 +1,7 @@
 """Rating statistics shared by the rating tools (:mod:`train.tournament`, :mod:`train.roles`):
 the Wilson interval of a win rate, the normal interval of a mean, of a difference of rates and
-of a paired difference, and a text agent's invalid-answer rate (counters of :func:`agents.driver.text_counters`)."""
+of a paired difference, and a text agent's invalid-answer rate (counters of
+:func:`agents.driver.text_counters`)."""
 
 from __future__ import annotations
 
