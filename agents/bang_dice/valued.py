@@ -248,10 +248,10 @@ class ValuedExpectimax(ExpectimaxHeuristic):
             arrows = me.arrows
             self.place_shots(c, lives, reach_one, reach_two, hit)
             for _ in range(c[_FACE[BEER]]):
-                # the heuristic's heal value at the lives the dice have left
-                thirsty = [s for s in range(view.num_players) if 0 < lives[s] < max_life[s]]
-                best = max(thirsty, key=lambda s: self._heal_value(view, scores, s, lives[s]), default=None)
-                if best is not None and self._heal_value(view, scores, best, lives[best]) > 0:
+                # the heuristic's heal value at the lives the dice have left (-1: a wasted beer)
+                worth = [self._heal_value(view, scores, s, lives[s]) for s in range(view.num_players)]
+                best = max(range(view.num_players), key=worth.__getitem__)
+                if worth[best] > 0:
                     lives[best] += 1
             if c[_FACE[GATLING]] >= need:
                 for s in gatling_hits:
