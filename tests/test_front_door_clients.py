@@ -41,7 +41,7 @@ def _collect_browser_test(ci: bool) -> subprocess.CompletedProcess[str]:
         env["CI"] = "true"
     this = f"{Path(__file__).relative_to(ROOT)}::test_browser_test_is_skipped_with_its_reason_without_chromium"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-rsE", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-n", "0", "--collect-only", "-q", "-rsE", "-p", "no:cacheprovider",
          BROWSER_TEST, this],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
