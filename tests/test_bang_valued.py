@@ -253,8 +253,38 @@ def test_train_bang_value_writes_a_network_the_bot_reads_from_the_same_games_wha
     assert meta["positions"] == net.meta["positions"] + WinProbability(tmp_path / "m.npz").meta["positions"]
 
 
+def test_train_bang_value_fine_tunes_a_network_from_where_it_starts(tmp_path):
+    start, data = tmp_path / "start.npz", tmp_path / "positions.npz"
+    assert bang_value.main(["--players", "5", "--pool", "heuristic", "random", "--games", "10", "--seed", "90",
+                            "--hidden", "8", "--epochs", "1", "--out", str(start), "--data", str(data)]) == 0
+    first = WinProbability(start)
+    still, moved = tmp_path / "still.npz", tmp_path / "moved.npz"
+    for out, lr in ((still, "1e-9"), (moved, "0.05")):
+        assert bang_value.main(["--from-data", str(data), "--init-from", str(start), "--hidden", "8",
+                                "--epochs", "2", "--lr", lr, "--out", str(out)]) == 0
+    # a step of 1e-9 leaves the starting weights; the starting network's held-out loss is its
+    # own cross-entropy on the last tenth of the games
+    kept = WinProbability(still)
+    for (w, b), (w0, b0) in zip(kept.layers, first.layers):
+        assert np.allclose(w, w0, atol=1e-6) and np.allclose(b, b0, atol=1e-6)
+    with np.load(data) as positions:
+        x, y, game = positions["x"], positions["y"], positions["game"]
+    p = np.clip(first(x[game >= 99]), 1e-7, 1 - 1e-7)
+    expected = float(-np.mean(y[game >= 99] * np.log(p) + (1 - y[game >= 99]) * np.log(1 - p)))
+    assert kept.meta["init_held_out_loss"] == pytest.approx(expected, abs=2e-5)
+    assert kept.meta["held_out_loss"] == pytest.approx(expected, abs=2e-5)
+    assert kept.meta["init_from"] == {"file": str(start), "meta": first.meta}
+    assert not np.allclose(WinProbability(moved).layers[0][0], first.layers[0][0], atol=1e-3)
+    with pytest.raises(ValueError, match=r"has hidden widths \[8\]; --hidden is \[16\]"):
+        bang_value.main(["--from-data", str(data), "--init-from", str(start), "--hidden", "16",
+                         "--out", str(tmp_path / "n.npz")])
+    assert not (tmp_path / "n.npz").exists()
+
+
 @pytest.mark.parametrize("argv,message", [
     (["--players", "3"], "--players must be 4..8"),
+    (["--lr", "0"], "--lr must be in \\(0, 1\\), got 0.0"),
+    (["--init-from", "missing.npz"], "cannot read the value network missing.npz"),
     (["--pool", "heuristic", "nobody"], "unknown bots \\['nobody'\\]"),
     (["--pool", "heuristic", "valued:net=missing.npz"], "cannot read the value network missing.npz"),
     (["--games", "0"], "--games must be >= 1"),

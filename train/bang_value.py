@@ -18,7 +18,10 @@ and the losses.
 ``--data F.npz`` saves the positions too (``--from-data F.npz ...`` fits on saved ones, several
 files together, the last tenth of each file's games held out). A pool entry may carry options,
 ``valued:net=FILE`` (the ``valued`` bot playing another network, e.g. an earlier one, so that a
-network can be trained on the games of the bot that uses the one before it).
+network can be trained on the games of the bot that uses the one before it). ``--init-from NET.npz``
+starts from a network (same ``--hidden``) instead of a random one, a fine-tune on new positions
+(``--lr``, e.g. 3e-4, and a few ``--epochs``); ``meta`` then keeps the starting network's own
+``meta`` and its held-out loss on these positions.
 """
 
 from __future__ import annotations
@@ -110,9 +113,12 @@ def generate(
 def fit(
     x: np.ndarray, y: np.ndarray, held_out: np.ndarray, hidden: Sequence[int] = (128, 128),
     epochs: int = 6, seed: int = 0, log: TextIO | None = None,
+    init: WinProbability | None = None, lr: float = 1e-3,
 ) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """Fit the network on the rows not ``held_out``; its arrays (``w0, b0, ...``) and the losses
-    (train, held out, a constant guess on the held out)."""
+    (train, held out, a constant guess on the held out, and with ``init``, the starting network's
+    held-out loss). ``init``: a network of these widths to start from (a fine-tune) instead of a
+    random one; ``lr``: Adam's step size, 0.3 of it over the last epochs."""
     torch.manual_seed(seed)
     sizes = [x.shape[1], *hidden, 1]
     layers: list[torch.nn.Module] = []
@@ -124,13 +130,25 @@ def fit(
     train_x, train_y = torch.tensor(x[~held_out]), torch.tensor(y[~held_out])
     test_x, test_y = torch.tensor(x[held_out]), torch.tensor(y[held_out])
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
-    generator = torch.Generator().manual_seed(seed)
     losses: dict[str, float] = {}
+    if init is not None:
+        shapes = [w.shape for w, _ in init.layers]
+        if shapes != list(zip(sizes[:-1], sizes[1:])):
+            raise ValueError(f"the network to start from has layers {shapes}; --hidden {list(hidden)} "
+                             f"makes {list(zip(sizes[:-1], sizes[1:]))}")
+        with torch.no_grad():
+            for linear, (w, b) in zip((m for m in net if isinstance(m, torch.nn.Linear)), init.layers):
+                linear.weight.copy_(torch.from_numpy(w.T.copy()))
+                linear.bias.copy_(torch.from_numpy(b))
+            losses["init_held_out_loss"] = loss_fn(net(test_x).squeeze(1), test_y).item() if len(test_x) else float("nan")
+        if log:
+            print(f"the starting network: held out {losses['init_held_out_loss']:.4f}", file=log, flush=True)
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    generator = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
         if epoch == max(1, epochs - 2):
             for group in optimizer.param_groups:
-                group["lr"] = 3e-4  # the last epochs settle
+                group["lr"] = lr * 0.3  # the last epochs settle
         order = torch.randperm(len(train_x), generator=generator)
         total = 0.0
         for i in range(0, len(order), 2048):
@@ -142,7 +160,7 @@ def fit(
             total += loss.item() * len(batch)
         with torch.no_grad():
             held = loss_fn(net(test_x).squeeze(1), test_y).item() if len(test_x) else float("nan")
-        losses = {"train_loss": total / max(1, len(order)), "held_out_loss": held}
+        losses |= {"train_loss": total / max(1, len(order)), "held_out_loss": held}
         if log:
             print(f"epoch {epoch + 1}/{epochs}: train {losses['train_loss']:.4f}, held out {held:.4f}",
                   file=log, flush=True)
@@ -186,6 +204,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--data", type=Path, help="also save the positions to this .npz")
     parser.add_argument("--from-data", type=Path, nargs="+", help="fit on saved positions instead of playing")
+    parser.add_argument("--init-from", type=Path,
+                        help="a network file (same --hidden widths) to start from: a fine-tune on these positions")
+    parser.add_argument("--lr", type=float, default=1e-3,
+                        help="Adam's step size (default 1e-3), 0.3 of it over the last two epochs")
     parser.add_argument("--out", type=Path, required=True, help="the network file to write (.npz)")
     return parser
 
@@ -205,6 +227,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--{name} must be >= 1, got {getattr(args, name)}")
     if any(h < 1 for h in args.hidden):
         raise ValueError(f"--hidden widths must be >= 1, got {args.hidden}")
+    if not 0 < args.lr < 1:
+        raise ValueError(f"--lr must be in (0, 1), got {args.lr}")
+    init = None
+    if args.init_from:
+        init = WinProbability(args.init_from)
+        widths = [w.shape[1] for w, _ in init.layers[:-1]]
+        if widths != args.hidden:
+            raise ValueError(f"--init-from {args.init_from} has hidden widths {widths}; --hidden is {args.hidden}")
     start = time.time()
     if args.from_data:
         parts = []
@@ -230,8 +260,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # one entry per set of games (one per --from-data file): their seeds and the first held out
     seeds = [[int(games.min()), int(games.max())] for games in game_sets]
     first_held = [int(games[held].min()) if held.any() else None for games, held in zip(game_sets, held_sets)]
-    arrays, losses = fit(x, y, held_out, args.hidden, args.epochs, log=sys.stdout)
-    save_net(args.out, arrays, {
+    arrays, losses = fit(x, y, held_out, args.hidden, args.epochs, log=sys.stdout, init=init, lr=args.lr)
+    started = {} if init is None else {"init_from": {"file": str(args.init_from), "meta": init.meta}}
+    save_net(args.out, arrays, started | {
         "command": "python -m train.bang_value " + " ".join(sys.argv[1:] if argv is None else argv),
         "positions": int(len(y)), "games": sum(len(np.unique(games)) for games in game_sets),
         "seeds": seeds[0] if len(seeds) == 1 else seeds,
