@@ -11,6 +11,9 @@ import pytest
 
 from train.tournament import RAY_MISSING, RayUnavailableError, main, run_tournament
 
+# the tests that start a local Ray share one worker process (pyproject: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("ray")
+
 # 3 seats: 2 deals x 3 rotations
 AGENTS = "heuristic,random,honest"
 ARGS = ["--games", "6", "--seed", "4", "--quiet"]

@@ -28,6 +28,8 @@ import pytest
 
 pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed: pip install -e '.[rllib]'")
 pytest.importorskip("sb3_contrib", reason="the export needs sb3-contrib: pip install -e '.[train]'")
+# the tests that start a local Ray share one worker process (pyproject: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("ray")
 
 import torch  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
