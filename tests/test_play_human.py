@@ -181,11 +181,18 @@ def test_a_model_without_the_train_extra_is_a_one_line_error(capsys, monkeypatch
                    "&& pip install -e '.[train]'\n")
 
 
+def _default_sigint() -> None:
+    # as at a terminal: a test run launched in the background (nohup ... &) ignores SIGINT, and
+    # a child would inherit that and never see the Ctrl-C this file sends
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "granujas_env.play", *args],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=None if sys.platform == "win32" else _default_sigint,
     )
 
 
