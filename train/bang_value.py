@@ -110,6 +110,14 @@ def generate(
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
 
 
+def _check_start(init: WinProbability, inputs: int, hidden: Sequence[int]) -> None:
+    """ValueError unless ``init`` has the layers of a network of ``inputs`` and ``hidden`` widths."""
+    widths = [w.shape[1] for w, _ in init.layers[:-1]]
+    if init.layers[0][0].shape[0] != inputs or widths != list(hidden):
+        raise ValueError(f"the network to start from has hidden widths {widths}; --hidden is {list(hidden)} "
+                         f"(its inputs: {init.layers[0][0].shape[0]}, the positions': {inputs})")
+
+
 def fit(
     x: np.ndarray, y: np.ndarray, held_out: np.ndarray, hidden: Sequence[int] = (128, 128),
     epochs: int = 6, seed: int = 0, log: TextIO | None = None,
@@ -132,10 +140,7 @@ def fit(
     loss_fn = torch.nn.BCEWithLogitsLoss()
     losses: dict[str, float] = {}
     if init is not None:
-        shapes = [w.shape for w, _ in init.layers]
-        if shapes != list(zip(sizes[:-1], sizes[1:])):
-            raise ValueError(f"the network to start from has layers {shapes}; --hidden {list(hidden)} "
-                             f"makes {list(zip(sizes[:-1], sizes[1:]))}")
+        _check_start(init, x.shape[1], hidden)
         with torch.no_grad():
             for linear, (w, b) in zip((m for m in net if isinstance(m, torch.nn.Linear)), init.layers):
                 linear.weight.copy_(torch.from_numpy(w.T.copy()))
@@ -232,9 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     init = None
     if args.init_from:
         init = WinProbability(args.init_from)
-        widths = [w.shape[1] for w, _ in init.layers[:-1]]
-        if widths != args.hidden:
-            raise ValueError(f"--init-from {args.init_from} has hidden widths {widths}; --hidden is {args.hidden}")
+        try:  # before any game is played
+            _check_start(init, FEATURE_SIZE, args.hidden)
+        except ValueError as exc:
+            raise ValueError(f"--init-from {args.init_from}: {exc}") from None
     start = time.time()
     if args.from_data:
         parts = []
