@@ -14,7 +14,8 @@ from agents.bang_dice.valued import (
     FEATURE_SIZE,
     MAX_SEATS,
     PER_SEAT,
-    VALUE_NET_FILE,
+    VALUE_NET_FILES,
+    MeanWinProbability,
     WinProbability,
     position_features,
     states_features,
@@ -151,14 +152,35 @@ def test_a_hand_made_network_computes_its_logistic_output(tmp_path):
     assert net(np.zeros((2, FEATURE_SIZE))) == pytest.approx([1 / (1 + np.exp(-3))] * 2)
 
 
-def test_the_shipped_network_loads_says_how_it_was_trained_and_estimates_probabilities():
-    net = WinProbability(VALUE_NET_FILE)
+@pytest.mark.parametrize("path", VALUE_NET_FILES)
+def test_the_shipped_networks_load_say_how_they_were_trained_and_estimate_probabilities(path):
+    net = WinProbability(path)
     assert net.meta["command"].startswith("python -m train.bang_value")
     assert net.meta["held_out_loss"] < net.meta["constant_guess_loss"]
     game = _midgame(6, 2)
     view = seat_view(game, 1)
     p = net(position_features(view, make("heuristic").posterior(view))[None, :])
     assert p.shape == (1,) and 0 < p[0] < 1
+
+
+def test_the_bot_plays_by_the_mean_of_its_networks(tmp_path):
+    low = _net_file(tmp_path / "low.npz", b0=np.array([1, -1, 2, 0], np.float32))  # logistic(3)
+    high = _net_file(tmp_path / "high.npz")  # logistic(0) = 0.5 (every weight and bias zero)
+    x = np.zeros((3, FEATURE_SIZE))
+    mean = MeanWinProbability([low, high])
+    assert mean(x) == pytest.approx([(1 / (1 + np.exp(-3)) + 0.5) / 2] * 3)
+    # the same networks by a list, by '+' in one string (a bot spec's :net=a+b), and the default
+    for net in ([low, high], f"{low}+{high}"):
+        assert ValuedExpectimax(net=net).net(x) == pytest.approx(mean(x))
+    assert [n.meta for n in ValuedExpectimax().net.nets] == [WinProbability(f).meta for f in VALUE_NET_FILES]
+    one = ValuedExpectimax(net=low).net  # one network: its own estimate, unchanged
+    assert np.array_equal(one(x), WinProbability(low)(x))
+
+
+@pytest.mark.parametrize("net", ["", "+", "a.npz+", []])
+def test_an_empty_network_list_is_refused(net):
+    with pytest.raises(ValueError, match="network file"):
+        ValuedExpectimax(net=net)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 8])
