@@ -127,6 +127,7 @@ def test_maskable_ppo_learns_the_same_as_with_dummy_vec_env() -> None:
     """One rollout and update of MaskablePPO: the same weights after it either way."""
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     torch.set_num_threads(1)
     weights = []
@@ -135,6 +136,7 @@ def test_maskable_ppo_learns_the_same_as_with_dummy_vec_env() -> None:
         model = MaskablePPO(
             "MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=3, device="cpu"
         )
+        model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
         model.learn(total_timesteps=128)
         vec.close()
         weights.append(torch.nn.utils.parameters_to_vector(model.policy.parameters()))

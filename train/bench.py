@@ -234,6 +234,7 @@ def run_benchmark(
     ``train.train --vec vec`` runs them and return its figures (see the module docstring)."""
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecMonitor
 
     from train.vec import ChunkedSubprocVecEnv
@@ -284,6 +285,9 @@ def run_benchmark(
         vec_env = VecMonitor(raw_env, info_keywords=("won", "score"))
         vec_env.seed(args.seed)
         model = new_model(args, vec_env)
+        # a logger of our own: SB3's default one makes an empty SB3-<date> folder in the temp
+        # directory at every run
+        model.set_logger(Logger(folder=None, output_formats=[]))
         for name in ("step", "reset", "env_method"):
             setattr(model.env, name, clock.wrap(getattr(model.env, name), "env_other"))
         model.policy.forward = clock.wrap(model.policy.forward, "forward")
