@@ -24,9 +24,8 @@ files with their training command in ``meta``), checked when loaded; inference i
 
 The estimate is the mean of two networks fitted on the same positions (128 and 256 wide,
 :class:`MeanWinProbability`): the bot takes the best of many estimates a few hundredths apart,
-and one network's errors pick its mistakes; on 3,000 screening deals (1930000-1932999, 1 bot + 4
-heuristics) the mean won 2.5 points more than the 128-wide network alone, four networks (with
-two fine-tuned on more games) 1.9 more.
+so one network's errors pick its mistakes, and averaging cancels part of them (the screening
+and the rating: docs/bang_dice/training.md, "The mean of two networks").
 """
 
 from __future__ import annotations
@@ -230,7 +229,7 @@ def _net_files(net: Path | str | Sequence[Path | str] | None) -> tuple[str, ...]
         files = tuple(net.split("+"))
     else:
         files = tuple(str(path) for path in net)
-    if not files or not all(files):
+    if not all(files):  # an empty name; an empty list is MeanWinProbability's to refuse
         raise ValueError(f"net: expected network files (a path, a list, or paths joined by '+'), got {net!r}")
     return files
 
