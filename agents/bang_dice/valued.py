@@ -22,10 +22,11 @@ Every other decision is the heuristic's. The network reads only what the seat ma
 each) the bot plays as ``expectimax``. The weights are data (:data:`VALUE_NET_FILES`, ``.npz``
 files with their training command in ``meta``), checked when loaded; inference is NumPy only.
 
-The estimate is the mean of two networks fitted on the same positions (128 and 256 wide,
-:class:`MeanWinProbability`): the bot takes the best of many estimates a few hundredths apart,
-so one network's errors pick its mistakes, and averaging cancels part of them (the screening
-and the rating: docs/bang_dice/training.md, "The mean of two networks").
+The estimate is the mean of four networks (:class:`MeanWinProbability`): 128 and 256 wide, fitted
+on each of two sets of positions, the second played by the mean of the first two. The bot takes
+the best of many estimates a few hundredths apart, so one network's errors pick its mistakes, and
+averaging cancels part of them (the screening and the ratings: docs/bang_dice/training.md, "The
+mean of two networks" and "After the mean of two").
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ __all__ = [
     "position_features", "states_features",
 ]
 
-#: the shipped networks, whose estimates the bot averages (trained by train.bang_value on the
-#: same positions, 128 and 256 wide; each file's ``meta`` holds its command)
+#: the shipped networks, whose estimates the bot averages: two fitted on the first set of positions
+#: and two on the second (played by the mean of the first two), 128 and 256 wide each; each file's
+#: ``meta`` holds its command
 VALUE_NET_FILES = (
     Path(__file__).parent / "data" / "bang_value_net.npz",
     Path(__file__).parent / "data" / "bang_value_net_wide.npz",
+    Path(__file__).parent / "data" / "bang_value_net_set2.npz",
+    Path(__file__).parent / "data" / "bang_value_net_set2_wide.npz",
 )
 
 MAX_SEATS = 8
