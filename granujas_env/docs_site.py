@@ -629,6 +629,7 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
         )
     elif exploiter.get("note"):
         figures.append(f"- exploiter probe: {_cell(exploiter['note'])}\n")
+    figures += _role_ratings(card, docs)
     if figures:
         lines.append("Figures (the commands name the models as they were called when run; "
                      "the card's notes map the names):\n\n")
@@ -636,6 +637,32 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
     if card.get("command"):
         lines.append(f"\nTrained by (its last stage; earlier stages in the card):\n\n"
                      f"```bash\n{card['command']}\n```\n")
+    return lines
+
+
+def _role_ratings(card: Mapping[str, Any], docs: Path) -> list[str]:
+    """A card's ratings by role (the ``evaluation`` entries with ``difference_points``, as a
+    hidden-role game's card holds them) as figure lines: the difference in points, overall with
+    its interval and by role, then the same-seat (paired) difference where the entry has one."""
+    lines = []
+    for value in (card.get("evaluation") or {}).values():
+        for entry in value if isinstance(value, list) else [value]:
+            if not isinstance(entry, Mapping) or "difference_points" not in entry:
+                continue
+            points = entry["difference_points"]
+            roles = ", ".join(f"{role.capitalize()} {row['points']:+.1f}"
+                              for role, row in points.items() if role != "overall")
+            first, last = (entry.get("seeds") or [None, None])[:2]
+            where = _link(entry.get("file", ""), "", docs)
+            text = (f"- {_cell(entry.get('difference_of', ''))}, {_count(entry.get('games'))} games"
+                    f" (deals {first}-{last}"
+                    + (f"; seating {_cell(entry['seating'])}" if entry.get("seating") else "")
+                    + f"): **{_points_cell(points.get('overall', {}))}** points" + (f" ({roles})" if roles else ""))
+            paired = entry.get("paired_points") or {}
+            if paired.get("overall"):
+                text += f"; the same seat of the same deal: {_points_cell(paired['overall'])}"
+            lines.append(text + (f" ({where})" if where else "")
+                         + f"<br>\n  `{_cell(entry.get('command', ''))}`\n")
     return lines
 
 

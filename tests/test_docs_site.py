@@ -82,6 +82,37 @@ def test_the_zoo_has_a_column_per_table_a_card_rates(tmp_path) -> None:
     assert "- 2 players vs full: **70.0%** over 400 games" in text
 
 
+def test_the_zoo_shows_a_cards_ratings_by_role(tmp_path) -> None:
+    """A hidden-role game's card rates by role (``evaluation`` entries with ``difference_points``):
+    the model's section gives each entry's points overall and by role, the paired figure where
+    there is one, the link to its result file and its command; other evaluation entries stay out."""
+    points = {"overall": {"points": 6.3, "ci95": [4.9, 7.7]}, "sheriff": {"points": 17.2, "ci95": [14.1, 20.3]},
+              "outlaw": {"points": -0.5, "ci95": [-2.6, 1.6]}}
+    card = {
+        "game": "bang-dice", "summary": "A test policy. More words.",
+        "evaluation": {
+            "vs_heuristic": {"file": "docs/results/bang_dice_ppo_vs_heuristic_5p.json", "games": 6000,
+                             "seeds": [100, 6099], "difference_of": "m - heuristic",
+                             "difference_points": points, "command": "python -m train.roles --seed 100",
+                             "paired_points": {"overall": {"points": 4.6, "ci95": [3.2, 6.0]}}},
+            "tournaments": [{"games": 2000, "seeds": [7, 2006], "difference_of": "m - random",
+                             "difference_points": {"overall": {"points": 31.9, "ci95": [30.1, 33.7]}},
+                             "seating": "alternating", "command": "python -m train.tournament --seed 7"}],
+            "notes": "not a rating",
+        },
+    }
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "model_card.json").write_text(json.dumps(card), encoding="utf-8")
+    text = models_markdown(tmp_path, DOCS, "")
+    assert ("- m - heuristic, 6,000 games (deals 100-6099): **+6.3 [+4.9, +7.7]** points (Sheriff +17.2, "
+            "Outlaw -0.5); the same seat of the same deal: +4.6 [+3.2, +6.0] "
+            "([bang_dice_ppo_vs_heuristic_5p.json](results/bang_dice_ppo_vs_heuristic_5p.json))<br>\n"
+            "  `python -m train.roles --seed 100`\n") in text
+    assert ("- m - random, 2,000 games (deals 7-2006; seating alternating): **+31.9 [+30.1, +33.7]** points<br>\n"
+            "  `python -m train.tournament --seed 7`\n") in text
+    assert "not a rating" not in text
+
+
 def test_mkdocs_build_is_strict_and_clean(tmp_path) -> None:
     """``mkdocs build --strict``: a broken link, a missing anchor or a nav entry without its page
     fails; the API pages render from the docstrings."""
