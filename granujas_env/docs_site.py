@@ -652,12 +652,15 @@ def _role_ratings(card: Mapping[str, Any], docs: Path) -> list[str]:
             points = entry["difference_points"]
             roles = ", ".join(f"{role.capitalize()} {row['points']:+.1f}"
                               for role, row in points.items() if role != "overall")
-            first, last = (entry.get("seeds") or [None, None])[:2]
+            seeds = entry.get("seeds") or []
+            details = [f"deals {seeds[0]}-{seeds[-1]}"] if seeds else []
+            if entry.get("seating"):
+                details.append(f"seating {_cell(entry['seating'])}")
             where = _link(entry.get("file", ""), "", docs)
             text = (f"- {_cell(entry.get('difference_of', ''))}, {_count(entry.get('games'))} games"
-                    f" (deals {first}-{last}"
-                    + (f"; seating {_cell(entry['seating'])}" if entry.get("seating") else "")
-                    + f"): **{_points_cell(points.get('overall', {}))}** points" + (f" ({roles})" if roles else ""))
+                    + (f" ({'; '.join(details)})" if details else "")
+                    + f": **{_points_cell(points.get('overall', {}))}** points"
+                    + (f" ({roles})" if roles else ""))
             paired = entry.get("paired_points") or {}
             if paired.get("overall"):
                 text += f"; the same seat of the same deal: {_points_cell(paired['overall'])}"
