@@ -20,11 +20,13 @@ bots that do not need it ignore it. A bot never sees more than its seat's observ
 from __future__ import annotations
 
 import abc
+import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["Agent", "LazyObservation", "legal_actions", "legal_ids"]
+__all__ = ["Agent", "LazyObservation", "check_options", "legal_actions", "legal_ids"]
 
 
 class LazyObservation(Mapping):
@@ -102,6 +104,24 @@ def legal_ids(observation: Mapping[str, np.ndarray]) -> list[int]:
     if isinstance(observation, LazyObservation) and observation.legal:
         return sorted({int(a) for a in observation.legal})
     return legal_actions(observation).tolist()
+
+
+def check_options(name: str, factory: Callable[..., Any], options: Mapping[str, Any]) -> None:
+    """Refuse keyword ``options`` that the bot factory ``factory`` does not take: ValueError
+    naming them and the options it takes. A factory taking any keyword (``**kwargs``), or
+    without a signature, is left to refuse them itself."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return
+    takes = [p.name for p in parameters
+             if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    unknown = sorted(set(options) - set(takes))
+    if unknown:
+        raise ValueError(f"bot {name!r} takes no option {', '.join(map(repr, unknown))}; "
+                         f"its options: {', '.join(takes) or 'none'}")
 
 
 class Agent(abc.ABC):

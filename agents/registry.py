@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agents.base import Agent
+from agents.base import Agent, check_options
 from agents.human import HumanAgent
 from agents.llm import LLMAgent
 from agents.safecracker import SafecrackerAgent, SafeSearchAgent
@@ -139,11 +139,14 @@ def make(name: str, *, game: str = games.DEFAULT_GAME, **kwargs: Any) -> Agent:
     if game != games.DEFAULT_GAME and not is_import_path(name):
         bots = _game_bots(game)
         if name in EVERY_GAME and name not in bots.available():
+            check_options(name, EVERY_GAME[name], kwargs)
             bot = EVERY_GAME[name](**kwargs)
         else:
             bot = bots.make(name, **kwargs)
     else:
-        bot = factory(name)(**kwargs)
+        build = factory(name)
+        check_options(name, build, kwargs)
+        bot = build(**kwargs)
     if not (callable(getattr(bot, "act", None)) and callable(getattr(bot, "reset", None))):
         raise ValueError(
             f"agent {name!r} built a {type(bot).__name__}, not a bot: a bot has "

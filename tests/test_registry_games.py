@@ -10,6 +10,7 @@ import pytest
 from agents.bang_dice import BangHeuristic
 from agents.human import HumanAgent
 from agents.llm import LLMAgent
+from agents.policy import make_bot
 from agents.random_agent import RandomAgent
 from agents.registry import EVERY_GAME, ask, available, make
 from granujas_env import games
@@ -52,6 +53,21 @@ def test_make_builds_the_every_game_bots_for_bang():
         make("ismcts", game="bang-dice")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make("llm", game="chess")
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "message"),
+    [
+        ("valued:nets=a.npz", "bang-dice", "bot 'valued' takes no option 'nets'; its options: seed, net"),
+        ("heuristic:foo=1:bar=2", "bang-dice", "bot 'heuristic' takes no option 'bar', 'foo'; its options: seed, weights"),
+        ("llm:temp=1", "bang-dice", "bot 'llm' takes no option 'temp'; its options: "),
+        ("heuristic:bogus=1", "granujas", "bot 'heuristic' takes no option 'bogus'; its options: seed, reuse, early_challenge_rate"),
+    ],
+)
+def test_an_option_a_bot_does_not_take_is_refused_naming_those_it_takes(spec, game, message):
+    with pytest.raises(ValueError) as refused:
+        make_bot(spec, seed=0, game=game)
+    assert str(refused.value).startswith(message)
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from agents.bang_dice.expectimax import ExpectimaxHeuristic
 from agents.bang_dice.heuristic import BangHeuristic, TunedHeuristic
 from agents.bang_dice.search import BangRollout
 from agents.bang_dice.valued import ValuedExpectimax
-from agents.base import Agent
+from agents.base import Agent, check_options
 from agents.random_agent import RandomAgent
 
 __all__ = [
@@ -47,4 +47,5 @@ def make(name: str, **kwargs: Any) -> Agent:
         factory = BOTS[name]
     except (KeyError, TypeError):
         raise ValueError(f"unknown Bang! bot {name!r}; the bots are: {', '.join(available())}") from None
+    check_options(name, factory, kwargs)
     return factory(**kwargs)
