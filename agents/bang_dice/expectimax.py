@@ -61,12 +61,23 @@ def roll_outcomes(dice: int) -> tuple[tuple[Counts, float], ...]:
     return tuple((counts, n / total) for counts, n in seen.items())
 
 
-def _keeps(counts: Counts, dynamite_locked: bool) -> list[Counts]:
+@cache
+def _keeps(counts: Counts, dynamite_locked: bool) -> tuple[Counts, ...]:
     """Every set of dice that may be kept from ``counts`` (all of its dynamite when locked)."""
     low = [0] * len(FACES)
     if dynamite_locked:
         low[_DYNAMITE] = counts[_DYNAMITE]
-    return [k for k in product(*(range(lo, c + 1) for lo, c in zip(low, counts))) if k != counts]
+    return tuple(k for k in product(*(range(lo, c + 1) for lo, c in zip(low, counts))) if k != counts)
+
+
+@cache
+def _rerolled(kept: Counts, dice: int) -> tuple[tuple[Counts, float, int], ...]:
+    """Keeping ``kept`` of ``dice`` dice and rolling the others: each final count, its
+    probability and the arrows rolled, in :func:`roll_outcomes`' order."""
+    return tuple(
+        (tuple(a + b for a, b in zip(kept, out)), p, out[_ARROW])
+        for out, p in roll_outcomes(dice - sum(kept))
+    )
 
 
 def plan_keep(
@@ -97,8 +108,8 @@ def plan_keep(
         key = (k, left)
         if key not in kept:
             kept[key] = sum(
-                p * (state_value(tuple(a + b for a, b in zip(k, out)), left - 1) - arrow_cost * out[_ARROW])
-                for out, p in roll_outcomes(dice - sum(k))
+                p * (state_value(final, left - 1) - arrow_cost * arrows)
+                for final, p, arrows in _rerolled(k, dice)
             )
         return kept[key]
 
