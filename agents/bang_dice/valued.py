@@ -286,16 +286,22 @@ class ValuedExpectimax(ExpectimaxHeuristic):
 
         finals = _final_counts(len(view.dice))
         states: list[tuple[list[int], int]] = []
+        # the lives after the bull's-eyes and beers depend on those three counts alone
+        placed: dict[tuple[int, int, int], list[int]] = {}
         for c in finals:
-            lives = list(lives0)
+            key = (c[_FACE[ONE]], c[_FACE[TWO]], c[_FACE[BEER]])
+            if key not in placed:
+                lives = list(lives0)
+                self.place_shots(c, lives, reach_one, reach_two, hit)
+                for _ in range(c[_FACE[BEER]]):
+                    # the heuristic's heal value at the lives the dice have left (-1: a wasted beer)
+                    worth = [self._heal_value(view, scores, s, lives[s]) for s in range(view.num_players)]
+                    best = max(range(view.num_players), key=worth.__getitem__)
+                    if worth[best] > 0:
+                        lives[best] += 1
+                placed[key] = lives
+            lives = list(placed[key])
             arrows = me.arrows
-            self.place_shots(c, lives, reach_one, reach_two, hit)
-            for _ in range(c[_FACE[BEER]]):
-                # the heuristic's heal value at the lives the dice have left (-1: a wasted beer)
-                worth = [self._heal_value(view, scores, s, lives[s]) for s in range(view.num_players)]
-                best = max(range(view.num_players), key=worth.__getitem__)
-                if worth[best] > 0:
-                    lives[best] += 1
             if c[_FACE[GATLING]] >= need:
                 for s in gatling_hits:
                     lives[s] -= lives[s] > 0
