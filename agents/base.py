@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Agent", "LazyObservation", "check_options", "legal_actions", "legal_ids"]
+__all__ = ["Agent", "LazyObservation", "check_options", "legal_actions", "legal_ids", "option_names"]
 
 
 class LazyObservation(Mapping):
@@ -106,19 +106,25 @@ def legal_ids(observation: Mapping[str, np.ndarray]) -> list[int]:
     return legal_actions(observation).tolist()
 
 
+def option_names(factory: Callable[..., Any]) -> list[str] | None:
+    """The keyword options a bot factory takes, in order; None when it takes any keyword
+    (``**kwargs``) or has no signature to read."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return [p.name for p in parameters
+            if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+
+
 def check_options(name: str, factory: Callable[..., Any], options: Mapping[str, Any]) -> None:
     """Refuse keyword ``options`` that the bot factory ``factory`` does not take: ValueError
     naming them and the options it takes. A factory taking any keyword (``**kwargs``), or
     without a signature, is left to refuse them itself."""
-    try:
-        parameters = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
-        return
-    takes = [p.name for p in parameters
-             if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
-    unknown = sorted(set(options) - set(takes))
+    takes = option_names(factory)
+    unknown = [] if takes is None else sorted(set(options) - set(takes))
     if unknown:
         raise ValueError(f"bot {name!r} takes no option {', '.join(map(repr, unknown))}; "
                          f"its options: {', '.join(takes) or 'none'}")

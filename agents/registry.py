@@ -14,12 +14,11 @@ The registry holds granujas' bots. Another game's bots are found through its spe
 from __future__ import annotations
 
 import importlib
-import inspect
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agents.base import Agent, check_options
+from agents.base import Agent, check_options, option_names
 from agents.human import HumanAgent
 from agents.llm import LLMAgent
 from agents.safecracker import SafecrackerAgent, SafeSearchAgent
@@ -121,14 +120,10 @@ def factory(name: str) -> Callable[..., Any]:
 
 
 def accepts(fn: Callable[..., Any], argument: str) -> bool:
-    """Whether ``fn`` takes the keyword ``argument`` (or any keyword)."""
-    try:
-        parameters = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):  # a builtin without a signature: try the keyword
-        return True
-    return any(
-        p.name == argument or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters
-    )
+    """Whether ``fn`` takes the keyword ``argument`` (or any keyword; a builtin without a
+    signature is tried with it)."""
+    takes = option_names(fn)
+    return takes is None or argument in takes
 
 
 def make(name: str, *, game: str = games.DEFAULT_GAME, **kwargs: Any) -> Agent:
