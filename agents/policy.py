@@ -58,6 +58,7 @@ from agents.model_card import (
     read_card,
     trained_layout,
 )
+from agents.plan_guard import ActionFilter, make_filter
 from agents.registry import (
     DEFAULT_BOT,
     REGISTRY,
@@ -260,6 +261,9 @@ class PolicyAgent(Agent):
         table_models: play the games of the player counts the card's ``models_by_players``
             names with those models (each a :class:`PolicyAgent` of the same arguments, see
             :attr:`table_agents`); False plays ``model_path`` in every game.
+        play_filter: a filter (:data:`agents.plan_guard.FILTERS`) that narrows the actions the
+            model may choose; None reads ``play_filter`` from the model card (none: no
+            filter), ``"none"`` plays without the card's.
 
     Raises:
         FileNotFoundError: no file at ``model_path``.
@@ -281,12 +285,13 @@ class PolicyAgent(Agent):
         temperature: float | Mapping[str, float] | None = None,
         table_models: bool = True,
         delegate_options: Mapping[str, Any] | None = None,
+        play_filter: str | None = None,
     ) -> None:
         # the arguments as given: each table model reads what is None from its own card
         table_options = dict(
             delegate=delegate, decisions=decisions, deterministic=deterministic, seed=seed,
             advisor=advisor, temperature=temperature, table_models=False,
-            delegate_options=delegate_options,
+            delegate_options=delegate_options, play_filter=play_filter,
         )
         self.model_path = Path(model_path)
         if not self.model_path.is_file():
@@ -328,14 +333,25 @@ class PolicyAgent(Agent):
                 "read in numpy); this model's policy is not one"
             )
         self._index = self._input_index(trained, advised=advisor is not None)
+        if play_filter is None:
+            play_filter = card.get("play_filter")
+        try:
+            self.play_filter: ActionFilter | None = (
+                None if play_filter in (None, "none") else make_filter(play_filter)
+            )
+        except ValueError as exc:
+            raise ValueError(f"{self.model_path}: {exc}") from None
+        """The filter narrowing the model's choices, if any (its card's ``play_filter``)."""
         self.delegate = None
         if self.decisions < every:
             if delegate is None:
                 delegate = card.get("play_delegate") or card.get("delegate") or DEFAULT_BOT
             self.delegate = make_bot(delegate, seed=seed, game=self.game, options=delegate_options)
         self.advisor = None if advisor is None else make_bot(advisor, seed=seed, game=self.game)
-        self.wants_view = self.advisor is not None or (
-            self.delegate is not None and getattr(self.delegate, "wants_view", True)
+        self.wants_view = (
+            self.advisor is not None
+            or self.play_filter is not None
+            or (self.delegate is not None and getattr(self.delegate, "wants_view", True))
         )
         self.name = f"policy:{self.model_path.parent.name or self.model_path.stem}"
         self._policy_calls = 0
@@ -425,6 +441,8 @@ class PolicyAgent(Agent):
             self._rng = np.random.default_rng(seed)
         for agent in self.table_agents.values():  # reseeded as each would be alone
             agent.reset(seed)
+        if self.play_filter is not None:
+            self.play_filter.reset()
         for bot in (self.delegate, self.advisor):
             if bot is not None:
                 bot.reset(seed=None if seed is None else random.Random(seed).getrandbits(31))
@@ -457,7 +475,7 @@ class PolicyAgent(Agent):
         the agent needs it (a delegate or a play temperature), else None."""
         legal = legal_actions(observation)
         kind = None
-        if self.delegate is not None or self.temperature:
+        if self.delegate is not None or self.temperature or self.play_filter is not None:
             kind = getattr(view, "decision", None) if view is not None else None
             if kind is None:
                 kind = _decision_of(observation, self.game)
@@ -470,6 +488,14 @@ class PolicyAgent(Agent):
                 self._delegated_calls += 1
                 return int(self.delegate.act(observation, view=view)), None, legal, kind
         self._policy_calls += 1
+        if self.play_filter is not None:
+            narrowed = self.play_filter.narrow(kind, legal, view)
+            if len(narrowed) < len(legal):
+                # the advisor too recommends among the actions left
+                mask = np.zeros(len(observation["action_mask"]), dtype=np.int8)
+                mask[narrowed] = 1
+                observation = {"observation": observation["observation"], "action_mask": mask}
+                legal = narrowed
         if self.advisor is not None:
             if view is None:
                 raise ValueError(
@@ -675,7 +701,10 @@ def _split_options(spec: str) -> tuple[str, dict[str, Any]]:
 def _model_options(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """:class:`PolicyAgent` keyword arguments of a model spec's options: ``temperature=T`` (every
     kind), ``temperature.<kind>=T`` (one kind each), ``delegate.<option>=V`` (an option of the
-    delegate bot)."""
+    delegate bot), ``filter=NAME`` (a play filter, or ``none`` for none)."""
+    if "filter" in options:
+        rest = {k: v for k, v in options.items() if k != "filter"}
+        return _model_options(spec, rest) | {"play_filter": str(options["filter"])}
     per_kind = {k.partition(".")[2]: v for k, v in options.items() if k.startswith("temperature.")}
     delegate = {k.partition(".")[2]: v for k, v in options.items() if k.startswith("delegate.")}
     unknown = sorted(
@@ -684,7 +713,8 @@ def _model_options(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(
             f"options {unknown} given to the model {spec!r}: a model takes temperature=T, "
-            "temperature.<decision kind>=T or delegate.<option of its delegate>=V"
+            "temperature.<decision kind>=T, delegate.<option of its delegate>=V or "
+            "filter=<play filter or none>"
         )
     if delegate:
         rest = {k: v for k, v in options.items() if not k.startswith("delegate.")}
