@@ -1153,8 +1153,7 @@ class HeuristicAgent(Agent):
         view = ctx.view
         if not self.early_challenge_rate or A.CONFIRM not in legal or view.window not in (0, 3):
             return False
-        last_round = (view.turns_per_day - 1) * view.num_players
-        if view.current_player == view.seat or view.turn >= last_round:
+        if view.current_player == view.seat or view.turn >= view.last_round_start:
             return False
         if ctx.me.free_henchmen < 2:
             return False

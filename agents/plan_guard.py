@@ -59,10 +59,9 @@ class HonestAfterEarlyChallenges(ActionFilter):
         self._last_seen = now
         if view.day >= view.last_day:
             return
-        last_round = (view.turns_per_day - 1) * view.num_players
         for player in view.players:
             for card in player.played:
-                if card.turn < last_round:
+                if card.turn < view.last_round_start:
                     self.challengers.update(
                         s for s in card.henchmen if s not in (player.seat, view.seat)
                     )
@@ -73,7 +72,7 @@ class HonestAfterEarlyChallenges(ActionFilter):
         if view is None:
             raise ValueError(f"the {self.name} filter reads the table: pass view=seat_view(game, seat)")
         self._watch(view)
-        if view.turn >= (view.turns_per_day - 1) * view.num_players or not any(
+        if view.turn >= view.last_round_start or not any(
             view.players[s].free_henchmen for s in self.challengers
         ):
             return legal  # the last round, or no early challenger has a henchman left to place

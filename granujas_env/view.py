@@ -290,6 +290,11 @@ class SeatView(_Lazy):
         for player in self.__dict__.get("players", ()):
             player._expire()
 
+    @property
+    def last_round_start(self) -> int:
+        """The turn index at which the day's last round begins (every player's last card)."""
+        return (self.turns_per_day - 1) * self.num_players
+
     def rel(self, seat: int) -> int:
         """Relative seat of absolute ``seat`` as seen from this view's seat (0 = self)."""
         return (seat - self.seat) % self.num_players

@@ -33,7 +33,7 @@ def _view(
         for p, cards in enumerate(played)
     )
     return SimpleNamespace(
-        day=day, last_day=last_day, turn=turn, turns_per_day=4, num_players=4, seat=seat,
+        day=day, last_day=last_day, turn=turn, last_round_start=12, seat=seat,
         players=players, context={"card": card},
     )
 
