@@ -87,8 +87,7 @@ class HonestAgent(Agent):
 
     # ----------------------------------------------------------------- plan
     def _on_plan_card(self, view, legal):
-        me = view.players[view.seat]
-        free = {s for s in view.rules.slots} - {c.slot for c in me.played}
+        free = view.free_slots
         hand = sorted(a - A.CARD for a in legal)
         honest = [v for v in hand if v in free]
         if honest:

@@ -76,9 +76,9 @@ class HonestAfterEarlyChallenges(ActionFilter):
             view.players[s].free_henchmen for s in self.challengers
         ):
             return legal  # the last round, or no early challenger has a henchman left to place
-        free = set(range(1, 7)) - {card.slot for card in view.players[view.seat].played}
+        free = view.free_slots
         if kind == "plan_card":
-            honest = [a for a in legal if 0 <= a - A.CARD < 7 and a - A.CARD in free]
+            honest = [a for a in legal if a - A.CARD in free]
         else:
             card = view.context["card"]
             honest = [a for a in legal if a == A.SLOT + card] if card in free else []

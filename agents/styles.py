@@ -102,11 +102,9 @@ class AlwaysBluff(HeuristicAgent):
     def _bluff_slot(self, ctx, cards) -> tuple[int, int] | None:
         """(card, slot) of the most valuable bluff with one of ``cards``, None if every pairing
         of those cards with the free slots is honest."""
-        taken = {c.slot for c in ctx.me.played}
-        free = [s for s in ctx.rules.slots if s not in taken]
         options = [
             (sum(ctx.slot_parts(slot)), -card, card, slot)
-            for slot in free
+            for slot in ctx.view.free_slots
             for card in cards
             if card != slot
         ]

@@ -295,6 +295,12 @@ class SeatView(_Lazy):
         """The turn index at which the day's last round begins (every player's last card)."""
         return (self.turns_per_day - 1) * self.num_players
 
+    @property
+    def free_slots(self) -> tuple[int, ...]:
+        """The slots this seat has not yet played a card into today, in the rules' order."""
+        taken = {card.slot for card in self.players[self.seat].played}
+        return tuple(s for s in self.rules.slots if s not in taken)
+
     def rel(self, seat: int) -> int:
         """Relative seat of absolute ``seat`` as seen from this view's seat (0 = self)."""
         return (seat - self.seat) % self.num_players

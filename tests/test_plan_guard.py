@@ -32,9 +32,11 @@ def _view(
         )
         for p, cards in enumerate(played)
     )
+    taken = {card.slot for card in players[seat].played}
     return SimpleNamespace(
         day=day, last_day=last_day, turn=turn, last_round_start=12, seat=seat,
         players=players, context={"card": card},
+        free_slots=tuple(s for s in range(1, 7) if s not in taken),
     )
 
 

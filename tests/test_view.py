@@ -14,6 +14,7 @@ import pytest
 from hidden import hide_shuffle, random_midgame
 
 from granujas_env.engine import Game, GameConfig
+from granujas_env.engine import actions as A
 from granujas_env.view import SeatView, seat_view
 
 
@@ -145,3 +146,19 @@ def test_strategy_cards_stay_secret_until_revealed() -> None:
     while game.decision.kind == "choose_strategy":
         game.apply(game.legal_actions()[0])
     assert all(p.strategy >= 0 for p in seat_view(game, (chooser + 1) % 3).players)
+
+
+def test_free_slots_are_the_slots_the_engine_offers() -> None:
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = Game(GameConfig(num_players=3), seed=seed)
+        while not game.game_over:
+            if game.stack[-1].kind == "plan_slot":
+                view = seat_view(game, game.current_player)
+                assert [A.SLOT + s for s in view.free_slots] == sorted(
+                    a for a in game.legal_actions() if A.SLOT < a <= A.SLOT + 6
+                )
+                checked += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked >= 100  # every Plan of six random games
