@@ -19,18 +19,31 @@ from .docs_site import CURVES_PNG, curve_series, curves_digest  # noqa: E402
 
 
 def write_curves_plot(folder: Path) -> Path:
-    """Draw the exploiter curves of the result files in ``folder`` into ``folder/exploit_curves.png``."""
+    """Draw the exploiter curves of the result files in ``folder`` into ``folder/exploit_curves.png``:
+    a panel per table size, each with its own held-out deals and target line."""
     series = curve_series(folder)
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-    for label, points in series.items():
-        steps, rates = zip(*points)
-        ax.plot([s / 1e6 for s in steps], [100 * r for r in rates], marker="o", label=label)
-    ax.axhline(55, color="grey", linestyle="--", linewidth=1, label="target for full: 55%")
-    ax.set_xlabel("exploiter's learner steps (millions)")
-    ax.set_ylabel("exploiter's win rate against its target (%)")
-    ax.set_title("Exploiter probes: held-out deals, eval seed 4242")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    tables = sorted({curve.players for curve in series.values()})
+    fig, axes = plt.subplots(1, len(tables), figsize=(6.5 * len(tables), 6), dpi=100,
+                             squeeze=False)
+    for ax, players in zip(axes[0], tables):
+        curves = {label: c for label, c in series.items() if c.players == players}
+        # enough distinct colours for every probe of the panel (the default cycle repeats at 10)
+        colours = plt.get_cmap("tab20").colors
+        for index, (label, curve) in enumerate(curves.items()):
+            steps, rates = zip(*curve.points)
+            ax.plot([s / 1e6 for s in steps], [100 * r for r in rates], marker="o", label=label,
+                    color=colours[(2 * index) % len(colours)])
+        for target in sorted({c.target_max_win_rate for c in curves.values()} - {None}):
+            ax.axhline(100 * target, color="grey", linestyle="--", linewidth=1,
+                       label=f"target for full: {100 * target:.0f}%")
+        seeds = ", ".join(str(s) for s in sorted({c.eval_seed for c in curves.values()} - {None}))
+        ax.set_title(f"{players} players: held-out deals, eval seed {seeds or 'not recorded'}")
+        ax.set_xlabel("exploiter's learner steps (millions)")
+        ax.set_ylabel("exploiter's win rate against its target (%)")
+        ax.grid(alpha=0.3)
+        # below the panel: inside it, some legend always hides a curve
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
+    fig.suptitle("Exploiter probes")
     fig.tight_layout()
     path = folder / CURVES_PNG
     fig.savefig(path, metadata={"Description": f"granujas-docs {curves_digest(series)}",

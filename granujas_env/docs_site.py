@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 #: What a shipped model is for, where its card does not say (a card's ``purpose`` wins).
 PURPOSE = {
@@ -676,9 +676,19 @@ CURVES_PNG = "exploit_curves.png"
 _DIGEST = re.compile(rb"granujas-docs ([0-9a-f]{16})")
 
 
-def curve_series(folder: Path) -> dict[str, list[tuple[int, float]]]:
-    """``{target by today's name (players): [(steps, win rate), ...]}`` of the exploiter probes
-    of ``folder`` that rated a curve, the final model included."""
+class Curve(NamedTuple):
+    """One exploiter probe's curve: its table size, the deals it was rated on, the win rate its
+    target must hold the exploiter under (None where no issue set one) and (steps, win rate)."""
+
+    players: int
+    eval_seed: int | None
+    target_max_win_rate: float | None
+    points: list[tuple[int, float]]
+
+
+def curve_series(folder: Path) -> dict[str, Curve]:
+    """``{target by today's name (players): Curve}`` of the exploiter probes of ``folder`` that
+    rated a curve, the final model included."""
     series = {}
     for name, data in read_results(folder).get("exploit", []):
         if not data.get("curve"):
@@ -686,11 +696,16 @@ def curve_series(folder: Path) -> dict[str, list[tuple[int, float]]]:
         match = re.match(r"exploit_(.*?)_(\d)p", Path(name).stem)
         label = f"{match.group(1).replace('_', '-')} ({match.group(2)}p)" if match else name
         points = [(r["steps"], r["win_rate"]) for r in data["curve"] if "win_rate" in r]
-        series[label] = sorted({*points, (data["steps"], data["win_rate"])})
+        series[label] = Curve(
+            players=int(data.get("players", 2)),
+            eval_seed=data.get("eval_seed"),
+            target_max_win_rate=data.get("target_max_win_rate"),
+            points=sorted({*points, (data["steps"], data["win_rate"])}),
+        )
     return series
 
 
-def curves_digest(series: Mapping[str, list[tuple[int, float]]]) -> str:
+def curves_digest(series: Mapping[str, Curve]) -> str:
     """A short digest of the plotted data, stored in the PNG so that a stale plot is caught."""
     return hashlib.sha256(json.dumps(series, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -54,7 +54,8 @@ def test_a_stale_plot_is_caught(monkeypatch, capsys) -> None:
     """The exploiter-curve plot carries a digest of its data: new data and an old plot fail."""
     series = docs.curve_series(docs.RESULTS)
     assert docs.plot_digest(docs.RESULTS / docs.CURVES_PNG) == docs.curves_digest(series)
-    series["full (2p)"] = [*series["full (2p)"], (2_000_000, 0.5)]
+    old = series["full (2p)"]
+    series["full (2p)"] = old._replace(points=[*old.points, (2_000_000, 0.5)])
     monkeypatch.setattr(docs, "curve_series", lambda folder: series)
     assert docs.main(["--check"]) == 1
     assert "exploit_curves.png (--plots)" in capsys.readouterr().err
