@@ -188,7 +188,7 @@ def _gauntlet_tables(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
 
 def _curve_text(curve: Iterable[Mapping[str, Any]]) -> str:
     return " / ".join(
-        f"{r['steps'] / 1e6:g}M: {pct(r['win_rate'])}" for r in curve if "win_rate" in r
+        f"{round(r['steps'] / 1e6, 2):g}M: {pct(r['win_rate'])}" for r in curve if "win_rate" in r
     )
 
 
