@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import granujas_env.docs as docs
-from granujas_env.docs_site import kind_of, models_markdown, read_cards, read_results
+from granujas_env.docs_site import Curve, kind_of, models_markdown, read_cards, read_results
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -59,6 +59,22 @@ def test_a_stale_plot_is_caught(monkeypatch, capsys) -> None:
     monkeypatch.setattr(docs, "curve_series", lambda folder: series)
     assert docs.main(["--check"]) == 1
     assert "exploit_curves.png (--plots)" in capsys.readouterr().err
+
+
+def test_curves_keep_their_table_size_seed_and_target(tmp_path) -> None:
+    """The plot draws a panel per table size: each curve carries its players, deals and target,
+    and the final model is the curve's last point."""
+    probe = {
+        "target": "full", "players": 4, "mode": "bluff", "steps": 3_000_000, "games": 10,
+        "win_rate": 0.3, "eval_seed": 4343, "target_max_win_rate": 0.35,
+        "curve": [{"requested_steps": 1_000_000, "reached": True, "steps": 1_000_000,
+                   "games": 10, "win_rate": 0.2},
+                  {"requested_steps": 4_000_000, "reached": False}],
+    }
+    (tmp_path / "exploit_full_4p.json").write_text(json.dumps(probe), encoding="utf-8")
+    assert docs.curve_series(tmp_path) == {
+        "full (4p)": Curve(4, 4343, 0.35, [(1_000_000, 0.2), (3_000_000, 0.3)])
+    }
 
 
 def test_the_zoo_has_a_column_per_table_a_card_rates(tmp_path) -> None:
