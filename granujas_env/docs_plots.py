@@ -27,12 +27,10 @@ def write_curves_plot(folder: Path) -> Path:
                              squeeze=False)
     for ax, players in zip(axes[0], tables):
         curves = {label: c for label, c in series.items() if c.players == players}
-        # enough distinct colours for every probe of the panel (the default cycle repeats at 10)
-        colours = plt.get_cmap("tab20").colors
-        for index, (label, curve) in enumerate(curves.items()):
+        # a panel per table size keeps each under the ten colours of the default cycle
+        for label, curve in curves.items():
             steps, rates = zip(*curve.points)
-            ax.plot([s / 1e6 for s in steps], [100 * r for r in rates], marker="o", label=label,
-                    color=colours[(2 * index) % len(colours)])
+            ax.plot([s / 1e6 for s in steps], [100 * r for r in rates], marker="o", label=label)
         for target in sorted({c.target_max_win_rate for c in curves.values()} - {None}):
             ax.axhline(100 * target, color="grey", linestyle="--", linewidth=1,
                        label=f"target for full: {100 * target:.0f}%")
