@@ -619,16 +619,19 @@ def _model_section(name: str, card: Mapping[str, Any], docs: Path) -> list[str]:
             "- gauntlet: " + "; ".join(lowest)
             + "".join(f"<br>\n  `{_cell(c)}`" for c in gauntlet.get("commands") or []) + "\n"
         )
-    exploiter = card.get("exploiter") or {}
-    if "win_rate" in exploiter:
-        where = _link(exploiter.get("results", ""), "", docs)
-        figures.append(
-            f"- exploiter probe ({exploiter.get('players', 2)} players, "
-            f"{_count(exploiter.get('steps'))} learner steps): **{rate_text(exploiter)}**"
-            f"{' (' + where + ')' if where else ''}<br>\n  `{_cell(exploiter.get('command', ''))}`\n"
-        )
-    elif exploiter.get("note"):
-        figures.append(f"- exploiter probe: {_cell(exploiter['note'])}\n")
+    # the probe of the card's first table, then those of other tables (``exploiter_4p``...)
+    probes = ["exploiter", *sorted(k for k in card if re.fullmatch(r"exploiter_\dp", k))]
+    for exploiter in (card.get(key) or {} for key in probes):
+        if "win_rate" in exploiter:
+            where = _link(exploiter.get("results", ""), "", docs)
+            figures.append(
+                f"- exploiter probe ({exploiter.get('players', 2)} players, "
+                f"{_count(exploiter.get('steps'))} learner steps): **{rate_text(exploiter)}**"
+                f"{' (' + where + ')' if where else ''}<br>\n"
+                f"  `{_cell(exploiter.get('command', ''))}`\n"
+            )
+        elif exploiter.get("note"):
+            figures.append(f"- exploiter probe: {_cell(exploiter['note'])}\n")
     figures += _role_ratings(card, docs)
     if figures:
         lines.append("Figures (the commands name the models as they were called when run; "

@@ -99,6 +99,22 @@ def test_the_zoo_has_a_column_per_table_a_card_rates(tmp_path) -> None:
     assert "- 2 players vs full: **70.0%** over 400 games" in text
 
 
+def test_the_zoo_shows_each_tables_exploiter_probe(tmp_path) -> None:
+    """A card's probes at other table sizes (``exploiter_4p``) are figures of its section, after
+    the first table's."""
+    probe = {"games": 2000, "win_rate": 0.26, "wilson_low": 0.241, "wilson_high": 0.28}
+    card = {"purpose": "a test bot", "players": [2, 4],
+            "exploiter": {**probe, "players": 2, "steps": 1_600_000, "command": "probe two",
+                          "win_rate": 0.5, "wilson_low": 0.478, "wilson_high": 0.522},
+            "exploiter_4p": {**probe, "players": 4, "steps": 2_939_456, "command": "probe four"}}
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "model_card.json").write_text(json.dumps(card), encoding="utf-8")
+    text = models_markdown(tmp_path, DOCS, "")
+    two = text.index("- exploiter probe (2 players, 1,600,000 learner steps): **50.0% [47.8, 52.2]**")
+    four = text.index("- exploiter probe (4 players, 2,939,456 learner steps): **26.0% [24.1, 28.0]**")
+    assert two < four and "`probe four`" in text[four:]
+
+
 def test_the_zoo_shows_a_cards_ratings_by_role(tmp_path) -> None:
     """A hidden-role game's card rates by role (``evaluation`` entries with ``difference_points``):
     the model's section gives each entry's points overall and by role, the paired figure where
