@@ -140,22 +140,25 @@ def _tournament_table(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
 
 
 def _gauntlet_agent(name: str) -> tuple[str, int]:
-    """``gauntlet_full_la1_ismcts_2p.json`` -> (``full-la1``, 2): the agent by today's name."""
+    """``gauntlet_full_la1_ismcts_2p.json`` -> (``full-la1``, 2): the agent by today's name
+    (``gauntlet_full_long_4p.json``, a long-game gauntlet, -> (``full``, 4))."""
     stem = Path(name).stem
-    match = re.fullmatch(r"(?:gauntlet_)?(.*?)(?:_ismcts(?:_\d+)?)?_(\d)p", stem)
+    match = re.fullmatch(r"(?:gauntlet_)?(.*?)(?:_ismcts(?:_\d+)?)?(?:_long)?_(\d)p", stem)
     if not match:
         return stem, 0
     return match.group(1).replace("_", "-"), int(match.group(2))
 
 
 def _gauntlet_tables(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
-    """One table per player count: a row per opponent, a column per rated agent."""
+    """One table per player count: a row per opponent, a column per rated agent and game length."""
     cells: dict[int, dict[str, dict[str, str]]] = {}
     sources: dict[int, dict[str, list[str]]] = {}
     for name, rows in files:
-        agent, players = _gauntlet_agent(name)
+        bot, players = _gauntlet_agent(name)
         for row in rows:
             n = row.get("players", players)
+            length = row.get("length", "short")
+            agent = f"`{bot}`" + ("" if length == "short" else f" ({length} game)")
             cell = rate_text(row) + ("" if row.get("passed", True) else " **missed**")
             if row.get("games") and row["games"] < 500:
                 cell += f" ({row['games']} games)"
@@ -166,15 +169,18 @@ def _gauntlet_tables(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
     lines: list[str] = []
     for n in sorted(cells):
         agents = list(sources[n])
+        # a bot's long-game column follows its short one
+        bots = list(dict.fromkeys(a.split(" (")[0] for a in agents))
+        agents.sort(key=lambda a: bots.index(a.split(" (")[0]))
         lines.append(f"\n### {n} players\n\n")
-        lines.append("| opponent | " + " | ".join(f"`{a}`" for a in agents) + " |\n")
+        lines.append("| opponent | " + " | ".join(agents) + " |\n")
         lines.append("| --- |" + " --- |" * len(agents) + "\n")
         for opponent, by_agent in cells[n].items():
             lines.append(
                 f"| {opponent} | " + " | ".join(by_agent.get(a, "") for a in agents) + " |\n"
             )
         files_text = "; ".join(
-            f"`{a}`: " + ", ".join(f"[{f}]({f})" for f in sources[n][a]) for a in agents
+            f"{a}: " + ", ".join(f"[{f}]({f})" for f in sources[n][a]) for a in agents
         )
         lines.append(f"\nFiles: {files_text}.\n")
         plots = [

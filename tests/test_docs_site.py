@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 import granujas_env.docs as docs
-from granujas_env.docs_site import Curve, kind_of, models_markdown, read_cards, read_results
+from granujas_env.docs_site import (
+    Curve,
+    kind_of,
+    models_markdown,
+    read_cards,
+    read_results,
+    results_markdown,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -75,6 +82,21 @@ def test_curves_keep_their_table_size_seed_and_target(tmp_path) -> None:
     assert docs.curve_series(tmp_path) == {
         "full (4p)": Curve(4, 4343, 0.35, [(1_000_000, 0.2), (3_000_000, 0.3)])
     }
+
+
+def test_a_long_game_gauntlet_is_a_column_of_its_own(tmp_path) -> None:
+    """A gauntlet of the long game sits beside the short one's, not over it."""
+    def rows(length: str, wins: int) -> list[dict]:
+        return [{"agent": "full", "opponent": "heuristic", "players": 4, "games": 600,
+                 "wins": wins, "win_rate": wins / 600, "wilson_low": 0.1, "wilson_high": 0.9,
+                 "passed": None, "seed": 1, "length": length}]
+
+    (tmp_path / "gauntlet_full_4p.json").write_text(json.dumps(rows("short", 300)), "utf-8")
+    (tmp_path / "gauntlet_full_long_4p.json").write_text(json.dumps(rows("long", 420)), "utf-8")
+    page = results_markdown(tmp_path, "")
+    assert "| opponent | `full` | `full` (long game) |" in page
+    assert re.search(r"\| heuristic \| 50\.0%[^|]* \| 70\.0%[^|]* \|", page), page
+    assert "`full` (long game): [gauntlet_full_long_4p.json](gauntlet_full_long_4p.json)" in page
 
 
 def test_the_zoo_has_a_column_per_table_a_card_rates(tmp_path) -> None:
