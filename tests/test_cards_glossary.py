@@ -1939,3 +1939,168 @@ def test_reclutar_marginados_not_for_the_discard_pile() -> None:
     to_abilities(game, 6, 6)
     play(game, S + 0)
     assert money(game, 2) == 1 and game.discard == [top]
+
+
+# =========================================================================== once a turn, in order
+# Rulings a rules audit (2026-11-28) found the engine breaking: each scenario failed before the fix.
+
+
+def test_arrebatadora_second_use_needs_the_requirement_in_the_new_state() -> None:
+    """«vuelve a usarlo según el nuevo estado de la partida»: a Rebelde Arrebatadora whose first
+    steal evened the Safe count («No puedes usar este Granuja si ningún rival tiene más Cajas
+    fuertes robadas que tú») is not offered a second use."""
+    game = new_game(2)
+    put_on_sheet(game, 0, 0, make_granuja(game, "rebelde", "arrebatadora", slots=[6]))
+    give_safe(game, 1, board_safe(game, 0))
+    set_hand(game, 0, [0, 1, 2, 6])
+    play_card(game, 6, 6)
+    play(game, A.PASS)
+    play(game, S + 0)
+    expect(game, "steal_target", 0)
+    play(game, game.legal_actions()[0])
+    assert [len(p.safes) for p in game.players] == [1, 1]
+    expect(game, "challenge", 1)  # no use_again: the turn goes on to the rival's window
+
+
+def test_reclutar_marginados_once_a_turn() -> None:
+    """«Cada carta de Estrategia solo se puede usar una vez durante el turno»: after a Correo hire
+    took the discount, the step-3 hire of the new rightmost Granuja costs in full."""
+    game = new_with_strategies({2: 0}, first=2)
+    on_sheet(game, 2, 0, "correo", "divertido", slots=[3, 6])
+    cyber = G(game, "impresor", "cibernetico", bullet_holes=0, slots=[1, 2])
+    legend = G(game, "buscador_de_oro", "legendario", bullet_holes=0, cost=3)
+    set_saloon(game, [None, cyber, legend])
+    set_money(game, 2, 2)
+    set_hand(game, 2, [1, 2, 3, 6])
+    to_abilities(game, 6, 6)
+    play(game, S + 0, SAL + 2, S + 1, A.PASS)  # legend for 3 - 3 = 0 $
+    assert money(game, 2) == 2 and game.saloon[-1] is cyber
+    advance_to(game, "hire", 2)
+    assert game.hire_cost(cyber, 2) == cost_of(game, cyber) == 2
+    play(game, SAL + 2)
+    assert money(game, 2) == 0
+
+
+def test_reclutar_marginados_a_discount_not_taken_stays_for_a_later_hire() -> None:
+    """The discount is used by the first hire of the rightmost Granuja, not by any hire: a
+    Correo hire of another Saloon Granuja leaves it for step 3."""
+    game = new_with_strategies({2: 0}, first=2)
+    on_sheet(game, 2, 0, "correo", "divertido", slots=[3, 6])
+    cyber = G(game, "impresor", "cibernetico", bullet_holes=0, slots=[1, 2])
+    legend = G(game, "buscador_de_oro", "legendario", bullet_holes=0, cost=3)
+    set_saloon(game, [None, cyber, legend])
+    set_money(game, 2, 2)
+    set_hand(game, 2, [1, 2, 3, 6])
+    to_abilities(game, 6, 6)
+    play(game, S + 0, SAL + 1, S + 1, A.PASS)  # cyber, not rightmost: 2 $
+    assert money(game, 2) == 0 and game.saloon[-1] is legend
+    advance_to(game, "hire", 2)
+    assert game.hire_cost(legend, 2) == 0
+
+
+def test_on_hire_granuja_used_through_posadero_is_not_used_again_when_hired() -> None:
+    """«Cada Granuja se puede usar solo una vez durante el turno»: an «Al contratar» Saloon
+    Granuja used through Posadero/a (A-12: it stays in the Saloon) and hired in step 3 is hired
+    without a second use."""
+    game = new(2)
+    on_sheet(game, 0, 0, "posadero", "divertido", slots=[3, 6])
+    charming = G(game, "banquero", "encantador")  # «Al contratar este Granuja: Obtén 4 $»
+    set_saloon(game, [None, None, charming])
+    set_money(game, 0, 1 + cost_of(game, charming))
+    set_hand(game, 0, [1, 2, 3, 6])
+    to_abilities(game, 6, 6)
+    play(game, S + 0, SAL + 2)
+    assert money(game) == 5 + cost_of(game, charming) and charming in game.saloon
+    advance_to(game, "hire", 0)
+    play(game, SAL + game.saloon.index(charming))
+    assert money(game) == 5
+    assert game.decision.kind == "rearrange"  # the on_hire decision had only "pass"
+
+
+def test_honesto_face_up_zero_still_has_a_step_2_for_the_strategy_card() -> None:
+    """A-08: a Strategy card without timing text is used in step 2 of its owner's turn; a turn
+    whose 0 was played face up (Honesto) still has a step 2."""
+    game = new_with_strategies({0: 0})
+    assert game.strategy_of(0).id == "robar_el_banco"
+    on_sheet(game, 0, 0, "buscador_de_oro", "honesto")
+    set_hand(game, 0, [0, 1, 2, 3])
+    advance_to(game, "plan_card", 0)
+    play(game, A.CARD + 0, A.FACE_UP)
+    expect(game, "ability", 0, [A.PASS, A.STRATEGY])
+    money_before = money(game)
+    play(game, A.STRATEGY)
+    assert money(game) == money_before + 6 and henchmen(game, 0)[1] == 2
+
+
+def test_honesto_face_up_zero_without_a_strategy_card_goes_to_step_3() -> None:
+    """Without anything to use in step 2 the face-up turn asks nothing there."""
+    game = new()
+    on_sheet(game, 0, 0, "buscador_de_oro", "honesto")
+    set_hand(game, 0, [0, 1, 2, 3])
+    advance_to(game, "plan_card", 0)
+    play(game, A.CARD + 0, A.FACE_UP)
+    expect(game, "hire", 0)
+
+
+def _correo_hires_a_servicial(game: Game) -> tuple[Granuja, Granuja]:
+    """P0's Correo (at 0) hires a Servicial (answers its left neighbour) and places it at 4."""
+    correo = on_sheet(game, 0, 0, "correo", "divertido", slots=[3, 6])
+    helper = G(game, "buscador_de_oro", "servicial", cost=0)
+    set_saloon(game, [None, None, helper])
+    set_hand(game, 0, [1, 2, 3, 6])
+    to_abilities(game, 6, 6)
+    play(game, S + 0, SAL + 2, S + 4)
+    return correo, helper
+
+
+def test_nervioso_response_follows_the_hirer_moved_by_the_rearrangement() -> None:
+    """Nervioso ruling: a Response Granuja hired by an ability and placed connected to the Granuja
+    that hired it may be used at once; the hire's rearrangement may move the hirer next to it."""
+    game = new(2)
+    correo, helper = _correo_hires_a_servicial(game)
+    play(game, A.SWAP + A.SWAP_PAIRS.index((0, 3)), A.PASS)
+    assert game.players[0].sheet[3] is correo and game.players[0].sheet[4] is helper
+    expect(game, "response", 0, [A.PASS, S + 4])
+
+
+def test_nervioso_no_response_when_the_hirer_is_not_connected() -> None:
+    game = new(2)
+    _correo_hires_a_servicial(game)
+    play(game, A.PASS)  # Correo at 0, Servicial at 4
+    expect(game, "challenge", 1)
+
+
+def _alazan_twice(game: Game) -> None:
+    """P0: Alazán Arrebatadora at 0, a Buscador at 2 answered by the Servicial at 3, a Banquero at 1
+    (answered by nothing); the Alazán (slot 6) is used and uses the Buscador first."""
+    on_sheet(game, 0, 0, "alazan", "arrebatadora", slots=[6])
+    on_sheet(game, 0, 1, "banquero", "cibernetico", slots=[1, 2])
+    on_sheet(game, 0, 2, "buscador_de_oro", "mugrienta", slots=[2, 5])
+    on_sheet(game, 0, 3, "banquero", "servicial")
+    set_hand(game, 0, [1, 2, 3, 6])
+    to_abilities(game, 6, 6)
+    play(game, S + 0, S + 2)
+
+
+def test_alazan_a16_responses_wait_for_both_uses_of_a_use_twice_alazan() -> None:
+    """«Usa el Granuja dos veces antes de usar cualquier otro Granuja (incluidos aquellos con
+    Respuesta)» and A-16: the Buscador's Response neighbour is offered after the Alazán's second
+    use, not between its uses."""
+    game = new()
+    _alazan_twice(game)
+    expect(game, "use_again", 0, [A.PASS, A.CONFIRM])
+    play(game, A.CONFIRM)
+    expect(game, "another_target", 0, [S + 1, S + 3])  # the Buscador is used already
+    play(game, S + 1)
+    expect(game, "response", 0, [A.PASS, S + 3])
+    before = money(game)
+    play(game, S + 3)
+    assert money(game) == before + 4
+    expect(game, "challenge", 1)
+
+
+def test_alazan_a16_a_single_use_offers_the_queued_response_after_it() -> None:
+    game = new()
+    _alazan_twice(game)
+    play(game, A.PASS)  # no second use
+    expect(game, "response", 0, [A.PASS, S + 3])

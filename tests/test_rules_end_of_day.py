@@ -633,3 +633,19 @@ def test_a_pending_trigger_order_survives_snapshots_and_clones() -> None:
         play(other, A.SEAT + 2, A.SHEET, A.SHEET)  # seat 1, then seat 2
         assert other.day == 2
     assert digest(copies[0]) == digest(copies[1]) == digest(game)
+
+
+def test_no_end_of_day_granuja_window_on_the_final_day() -> None:
+    """«Después de cazar todos los faroles durante el último día, la partida termina»: the «Al
+    final del día» window follows step 3, so on the final day (step 1 only) a Noctámbulo/a
+    Granuja is not offered; on day 1 it is."""
+    game = new_game(2)
+    night_owl(game, 0, "buscador_de_oro")
+
+    def night_owl_offers(day: int) -> list[int]:
+        frames = decisions_until(game, lambda g: g.game_over or g.day > day)
+        return [f.player for f in frames if f.kind == "trigger" and f.data["timing"] == "end_of_day"]
+
+    assert night_owl_offers(1) == [0]
+    assert game.day == 2 == game.last_day
+    assert night_owl_offers(2) == [] and game.game_over

@@ -474,7 +474,9 @@ class Game:
             if self.players[p].hand:
                 self._push("plan_card", p)
         elif stage == "after_plan":
-            frame.data["stage"] = "abilities" if frame.data["slot"] else "step3"
+            # a face-up 0 (Honesto) matches no slot, but its turn still has a step 2 (a Strategy
+            # card of step 2); no card played: nothing to use
+            frame.data["stage"] = "abilities" if self.current_card() is not None else "step3"
             self._push_window(p)
         elif stage == "abilities":
             self._push("ability", p, slot=frame.data["slot"])
@@ -713,8 +715,15 @@ class Game:
             self._push("effect", p, steps=steps, pc=0, safe=-1, granuja=g.uid)
         elif stage == "first_done":
             data["stage"] = "effects_done"
-            # The second use follows the new state (e.g. a swapped Occupation) and must be payable.
-            if data["twice"] and g is not None and self._can_pay(p, self._granuja_program(g)[0]):
+            # The second use follows the new state (Arrebatadora ruling: «vuelve a usarlo según
+            # el nuevo estado de la partida»): a swapped Occupation, a payable cost, a requirement
+            # that still holds (a Rebelde that evened the Safe count may not steal again).
+            if (
+                data["twice"]
+                and g is not None
+                and self._can_pay(p, self._granuja_program(g)[0])
+                and self._requirements_met(p, g)
+            ):
                 self._push("use_again", p)
         elif stage == "second":
             data["stage"] = "effects_done"
@@ -722,20 +731,45 @@ class Game:
             self._push("effect", p, steps=self._granuja_program(g)[0], pc=0, safe=-1, granuja=g.uid)
         elif stage == "effects_done":
             data["stage"] = "end"
-            pos = data["pos"]
-            on_sheet = pos >= 0 and self.players[p].sheet[pos] is g
             # «Al contratar» Granujas used from the discard pile go under it like self-discarding
             # ones (Sepulturero/a ruling); hired ones are already on the pile.
             on_hire = g is not None and self.catalog.trait_cards[g.trait].trait.timing == "on_hire"
             from_pile = data["via"] == "another" and on_hire and g in self.discard
             if g is not None and data["via"] != "hired" and (data["discard"] or from_pile):
                 self._discard_used(p, g)
-            # Responses follow a Granuja of the sheet that was really used; not one replaced on
-            # the sheet by a hire during its own ability (Matasanos ruling).
-            if pos >= 0 and (on_sheet or data["discard"]):
-                self._push("response", p, pos=pos)
+            answers = [(data["uid"], data["pos"], data["discard"]), *data.get("answers", ())]
+            outer = self._enclosing_use()
+            if data["via"] == "another" and outer is not None:
+                # «Los Granujas no pueden interrumpir una capacidad que se esté usando»: the
+                # responses to a Granuja used through another wait until the outer ability (both
+                # uses of a use-twice one) completes (ruling A-16)
+                outer.data["answers"] = [*outer.data.get("answers", ()), *answers]
+                return
+            where = [self._response_position(p, *answer) for answer in answers]
+            # the first is offered first: the user's own responses, then the queued ones
+            for q in reversed([q for q in where if q is not None]):
+                self._push("response", p, pos=q)
         else:
             self.stack.pop()
+
+    def _enclosing_use(self) -> Frame | None:
+        """The use frame under the running one (the ability it was used through), if any."""
+        for frame in reversed(self.stack[:-1]):
+            if frame.kind == "use":
+                return frame
+        return None
+
+    def _response_position(self, p: int, uid: int, pos: int, discarded: bool) -> int | None:
+        """Where the neighbours that may respond to a used Granuja are: where it is on the sheet
+        now (a hire's rearrangement may have moved it: Nervioso ruling), or where it was if it
+        discarded itself; None if it was not used from the sheet, or a hire during its own
+        ability replaced it (Matasanos ruling)."""
+        if pos < 0:
+            return None
+        for i, g in enumerate(self.players[p].sheet):
+            if g is not None and g.uid == uid:
+                return i
+        return pos if discarded else None
 
     def _legal_use_again(self, frame: Frame) -> list[int]:
         return [A.PASS, A.CONFIRM]
@@ -1042,13 +1076,25 @@ class Game:
     # ------------------------------------------------------------------ step 3: hire / sheriff
     def hire_cost(self, g: Granuja, seat: int | None = None) -> int:
         """Dollar icons of the Trait not covered by the Occupation's bullet holes; for ``seat``,
-        less its Strategy card's discount on the rightmost Saloon Granuja."""
+        less its Strategy card's discount on the rightmost Saloon Granuja (once a turn)."""
         cost = self.catalog.trait_cards[g.trait].cost
         cost = max(0, cost - self.catalog.occupation_cards[g.occ].bullet_holes)
-        card = self.strategy_of(seat) if seat is not None else None
-        if card is not None and card.timing == "on_hire" and g is self.saloon[-1]:
+        if seat is not None and self._hire_discount_applies(g, seat):
+            card = self.strategy_of(seat)
+            assert card is not None
             cost = max(0, cost - card.discount)
         return cost
+
+    def _hire_discount_applies(self, g: Granuja, seat: int) -> bool:
+        # «Cada carta de Estrategia solo se puede usar una vez durante el turno»: the first hire
+        # of the rightmost Saloon Granuja in a turn takes the discount; its use is automatic.
+        card = self.strategy_of(seat)
+        return (
+            card is not None
+            and card.timing == "on_hire"
+            and g is self.saloon[-1]
+            and ("strategy", seat) not in self.used
+        )
 
     def strategy_of(self, seat: int) -> StrategyCard | None:
         """The Strategy card a seat chose (optional rule), if any."""
@@ -1083,6 +1129,8 @@ class Game:
         """Hire ``g`` from the Saloon or the top of the discard pile, paying its cost; then place
         it (or resolve its «Al contratar» ability and discard it) and rearrange."""
         self.players[p].money -= self.hire_cost(g, p)
+        if self._hire_discount_applies(g, p):
+            self.used.add(("strategy", p))
         if g in self.saloon:
             self._refill_saloon(self.saloon.index(g))
         else:
@@ -1233,8 +1281,12 @@ class Game:
     def _legal_on_hire(self, frame: Frame) -> list[int]:
         g = self._find_granuja(frame.player, frame.data["uid"])
         assert g is not None
-        payable = self._can_pay(frame.player, self._granuja_program(g)[0]) and self._requirements_met(
-            frame.player, g
+        # once a turn, however it is used: one used from the Saloon by a Posadero/a earlier this
+        # turn stays used when it is hired
+        payable = (
+            g.uid not in self.used
+            and self._can_pay(frame.player, self._granuja_program(g)[0])
+            and self._requirements_met(frame.player, g)
         )
         return [A.PASS, A.CONFIRM] if payable else [A.PASS]
 
