@@ -13,7 +13,8 @@ both versions.
   new state; Reclutar marginados once a turn; an «Al contratar» Granuja already used this turn is
   not used again when hired; a face-up 0 (Honesto) keeps step 2; Responses follow where the used
   Granuja is after a hire's rearrangement, and those of a Granuja used through another wait for
-  the outer ability. No observation, action id or decision kind changed, so the version stays; a
+  the outer ability; a sheet Granuja given an «Al contratar» Trait is no target of Alazán/a
+  (R86). No observation, action id or decision kind changed, so the version stays; a
   saved record that went through one of those situations no longer replays.
 """
 

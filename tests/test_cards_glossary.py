@@ -2104,3 +2104,19 @@ def test_alazan_a16_a_single_use_offers_the_queued_response_after_it() -> None:
     _alazan_twice(game)
     play(game, A.PASS)  # no second use
     expect(game, "response", 0, [A.PASS, S + 3])
+
+
+def test_transformar_aliados_r86_not_even_through_alazan() -> None:
+    """R86 «no podrás usar ese Granuja»: a sheet Granuja given an «Al contratar» Trait is not a
+    target of Alazán/a either (the general "timing is ignored" of using another gives way)."""
+    game = new_with_strategies({1: 0}, first=1)
+    gold = on_sheet(game, 1, 0, "buscador_de_oro", "mugrienta", slots=[2, 5])
+    on_sheet(game, 1, 1, "alazan", "divertido", slots=[3, 6])
+    on_sheet(game, 1, 2, "banquero", "cibernetico", slots=[1, 2])
+    set_saloon(game, [None, None, G(game, "impresor", "encantador")])
+    set_hand(game, 1, [1, 2, 3, 6])
+    to_abilities(game, 6, 6)
+    play(game, A.STRATEGY, S + 0, SAL + 2)
+    assert names(game, gold) == ("buscador_de_oro", "encantador")
+    play(game, S + 1)
+    expect(game, "another_target", 1, [S + 2])

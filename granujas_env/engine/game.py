@@ -1159,7 +1159,14 @@ class Game:
         p, source = frame.player, frame.data["source"]
         if source == "sheet":
             sheet = self.players[p].sheet
-            return [A.SHEET + i for i, g in enumerate(sheet) if self._usable_via_another(p, g)]
+            # R86: a Granuja of the sheet given an «Al contratar este Granuja» Trait (a swap of
+            # halves) cannot be used, not even through another
+            return [
+                A.SHEET + i
+                for i, g in enumerate(sheet)
+                if self._usable_via_another(p, g)
+                and self.catalog.trait_cards[g.trait].trait.timing != "on_hire"
+            ]
         if source == "saloon":
             return [A.SALOON + i for i, g in enumerate(self.saloon) if self._usable_via_another(p, g)]
         if not self.discard:
