@@ -43,7 +43,9 @@ RULES_SUMMARY = (
     "rolling and cost you a life point). Each ARROW takes an arrow token at once; when the pile "
     "runs out the Indians attack: everyone loses a life point per arrow held. When you stop, "
     "ONE hits a player next to you, TWO a player two seats away, BEER gives a life point to "
-    "anyone (never above the maximum), three GATLING hit every other player. Characters have "
+    "anyone (never above the maximum), three GATLING hit every other player and return your "
+    "arrows to the pile. With only 2 or 3 players left, TWO acts as ONE. The Sheriff has 2 extra "
+    "life points. Characters have "
     "abilities. You see only what your seat may know. At each of your decisions you get the "
     "table and the legal actions, one a line: id) name meaning."
 )
