@@ -213,9 +213,10 @@ def single_seat_digest(mode: str, players, advisor: str | None, steps: int, seed
 # bot, the learner's observations and rewards): a change of any decision changes them. To
 # re-record after a change of behaviour on purpose: print(single_seat_digest(*key)) for each key.
 RECORDED_GAMES = {
-    ("full", (2, 3, 4), None, 1500, 1): "4fdc33abc95ee746",
-    ("bluff", 4, "heuristic", 250, 2): "00f82474dbbeb9ed",
-    ("safe", (3, 4), "heuristic", 250, 3): "07b18631f32e5fc9",  # end-of-day trigger order (2x)
+    # the rules fixes of 2026-11-28 (an «Al contratar» Granuja used once a turn): all three
+    ("full", (2, 3, 4), None, 1500, 1): "6fb65c36d1efd80b",
+    ("bluff", 4, "heuristic", 250, 2): "bd3e235c28f6909c",
+    ("safe", (3, 4), "heuristic", 250, 3): "95a8c3a3d8e82330",  # end-of-day trigger order (2x)
 }
 
 

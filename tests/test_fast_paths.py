@@ -72,11 +72,11 @@ def stream_digest(players: int, length: str, cards: bool, seed: int) -> str:
 # print(stream_digest(*key)) for each key.
 RECORDED = {
     (2, "short", False, 1): "c764bbb5c3f6f283",
-    (2, "long", True, 2): "274770a316c3ad52",
-    (3, "short", True, 3): "56b45c30e3402944",
-    (3, "long", False, 4): "c9c69526f52c50c3",
+    (2, "long", True, 2): "b07cde791b142321",  # an «Al contratar» Granuja used once a turn
+    (3, "short", True, 3): "6e551c8daaff14e6",  # Reclutar marginados once a turn
+    (3, "long", False, 4): "b9d53787628806ca",  # an «Al contratar» Granuja used once a turn
     (4, "short", False, 5): "d9d21aff12c2affb",  # end-of-day trigger order (2x)
-    (4, "long", True, 6): "0155935518e6c192",  # end-of-day trigger order
+    (4, "long", True, 6): "fad2ec08c0fd9cd2",  # end-of-day trigger order; Reclutar marginados once a turn
 }
 
 
