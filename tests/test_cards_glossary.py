@@ -1962,9 +1962,9 @@ def test_arrebatadora_second_use_needs_the_requirement_in_the_new_state() -> Non
     expect(game, "challenge", 1)  # no use_again: the turn goes on to the rival's window
 
 
-def test_reclutar_marginados_once_a_turn() -> None:
-    """«Cada carta de Estrategia solo se puede usar una vez durante el turno»: after a Correo hire
-    took the discount, the step-3 hire of the new rightmost Granuja costs in full."""
+def _recruiter_with_correo() -> tuple[Game, Granuja, Granuja]:
+    """P2 (Reclutar marginados, 2 $) at step 2 with a Correo; Saloon: a cost-2 Granuja, then a
+    cost-3 one in the rightmost space."""
     game = new_with_strategies({2: 0}, first=2)
     on_sheet(game, 2, 0, "correo", "divertido", slots=[3, 6])
     cyber = G(game, "impresor", "cibernetico", bullet_holes=0, slots=[1, 2])
@@ -1973,6 +1973,13 @@ def test_reclutar_marginados_once_a_turn() -> None:
     set_money(game, 2, 2)
     set_hand(game, 2, [1, 2, 3, 6])
     to_abilities(game, 6, 6)
+    return game, cyber, legend
+
+
+def test_reclutar_marginados_once_a_turn() -> None:
+    """«Cada carta de Estrategia solo se puede usar una vez durante el turno»: after a Correo hire
+    took the discount, the step-3 hire of the new rightmost Granuja costs in full."""
+    game, cyber, legend = _recruiter_with_correo()
     play(game, S + 0, SAL + 2, S + 1, A.PASS)  # legend for 3 - 3 = 0 $
     assert money(game, 2) == 2 and game.saloon[-1] is cyber
     advance_to(game, "hire", 2)
@@ -1984,14 +1991,7 @@ def test_reclutar_marginados_once_a_turn() -> None:
 def test_reclutar_marginados_a_discount_not_taken_stays_for_a_later_hire() -> None:
     """The discount is used by the first hire of the rightmost Granuja, not by any hire: a
     Correo hire of another Saloon Granuja leaves it for step 3."""
-    game = new_with_strategies({2: 0}, first=2)
-    on_sheet(game, 2, 0, "correo", "divertido", slots=[3, 6])
-    cyber = G(game, "impresor", "cibernetico", bullet_holes=0, slots=[1, 2])
-    legend = G(game, "buscador_de_oro", "legendario", bullet_holes=0, cost=3)
-    set_saloon(game, [None, cyber, legend])
-    set_money(game, 2, 2)
-    set_hand(game, 2, [1, 2, 3, 6])
-    to_abilities(game, 6, 6)
+    game, cyber, legend = _recruiter_with_correo()
     play(game, S + 0, SAL + 1, S + 1, A.PASS)  # cyber, not rightmost: 2 $
     assert money(game, 2) == 0 and game.saloon[-1] is legend
     advance_to(game, "hire", 2)
