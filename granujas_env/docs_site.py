@@ -151,14 +151,13 @@ def _gauntlet_agent(name: str) -> tuple[str, int]:
 
 def _gauntlet_tables(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
     """One table per player count: a row per opponent, a column per rated agent and game length."""
-    cells: dict[int, dict[str, dict[str, str]]] = {}
-    sources: dict[int, dict[str, list[str]]] = {}
+    cells: dict[int, dict[str, dict[tuple[str, str], str]]] = {}
+    sources: dict[int, dict[tuple[str, str], list[str]]] = {}
     for name, rows in files:
         bot, players = _gauntlet_agent(name)
         for row in rows:
             n = row.get("players", players)
-            length = row.get("length", "short")
-            agent = f"`{bot}`" + ("" if length == "short" else f" ({length} game)")
+            agent = (bot, row.get("length", "short"))
             cell = rate_text(row) + ("" if row.get("passed", True) else " **missed**")
             if row.get("games") and row["games"] < 500:
                 cell += f" ({row['games']} games)"
@@ -170,17 +169,18 @@ def _gauntlet_tables(folder: Path, files: list[tuple[str, Any]]) -> list[str]:
     for n in sorted(cells):
         agents = list(sources[n])
         # a bot's long-game column follows its short one
-        bots = list(dict.fromkeys(a.split(" (")[0] for a in agents))
-        agents.sort(key=lambda a: bots.index(a.split(" (")[0]))
+        bots = list(dict.fromkeys(bot for bot, _ in agents))
+        agents.sort(key=lambda a: bots.index(a[0]))
+        label = {a: f"`{a[0]}`" + ("" if a[1] == "short" else f" ({a[1]} game)") for a in agents}
         lines.append(f"\n### {n} players\n\n")
-        lines.append("| opponent | " + " | ".join(agents) + " |\n")
+        lines.append("| opponent | " + " | ".join(label[a] for a in agents) + " |\n")
         lines.append("| --- |" + " --- |" * len(agents) + "\n")
         for opponent, by_agent in cells[n].items():
             lines.append(
                 f"| {opponent} | " + " | ".join(by_agent.get(a, "") for a in agents) + " |\n"
             )
         files_text = "; ".join(
-            f"{a}: " + ", ".join(f"[{f}]({f})" for f in sources[n][a]) for a in agents
+            f"{label[a]}: " + ", ".join(f"[{f}]({f})" for f in sources[n][a]) for a in agents
         )
         lines.append(f"\nFiles: {files_text}.\n")
         plots = [

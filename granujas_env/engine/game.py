@@ -1079,22 +1079,22 @@ class Game:
         less its Strategy card's discount on the rightmost Saloon Granuja (once a turn)."""
         cost = self.catalog.trait_cards[g.trait].cost
         cost = max(0, cost - self.catalog.occupation_cards[g.occ].bullet_holes)
-        if seat is not None and self._hire_discount_applies(g, seat):
-            card = self.strategy_of(seat)
-            assert card is not None
-            cost = max(0, cost - card.discount)
+        if seat is not None:
+            cost = max(0, cost - self._hire_discount(g, seat))
         return cost
 
-    def _hire_discount_applies(self, g: Granuja, seat: int) -> bool:
+    def _hire_discount(self, g: Granuja, seat: int) -> int:
         # «Cada carta de Estrategia solo se puede usar una vez durante el turno»: the first hire
         # of the rightmost Saloon Granuja in a turn takes the discount; its use is automatic.
         card = self.strategy_of(seat)
-        return (
-            card is not None
-            and card.timing == "on_hire"
-            and g is self.saloon[-1]
-            and ("strategy", seat) not in self.used
-        )
+        if (
+            card is None
+            or card.timing != "on_hire"
+            or g is not self.saloon[-1]
+            or ("strategy", seat) in self.used
+        ):
+            return 0
+        return card.discount
 
     def strategy_of(self, seat: int) -> StrategyCard | None:
         """The Strategy card a seat chose (optional rule), if any."""
@@ -1129,7 +1129,7 @@ class Game:
         """Hire ``g`` from the Saloon or the top of the discard pile, paying its cost; then place
         it (or resolve its «Al contratar» ability and discard it) and rearrange."""
         self.players[p].money -= self.hire_cost(g, p)
-        if self._hire_discount_applies(g, p):
+        if self._hire_discount(g, p):
             self.used.add(("strategy", p))
         if g in self.saloon:
             self._refill_saloon(self.saloon.index(g))
