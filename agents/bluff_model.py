@@ -38,6 +38,7 @@ import numpy as np
 
 __all__ = [
     "DEFAULT_TYPES",
+    "EarlyChallengers",
     "HandInference",
     "PlayerType",
     "PublicLog",
@@ -644,3 +645,37 @@ def challenge_propensity(
     log = log if log is not None else PublicLog.of(view)
     a, b = prior
     return [(log.made[o] + a) / (log.chances[o] + b) for o in range(view.num_players)]
+
+
+class EarlyChallengers:
+    """The rivals of ``view.seat`` seen placing a henchman on a card played before the day's
+    last round, on a day before the last (on the last day a henchman left over is worth nothing,
+    so everybody may challenge freely and that says nothing of the player), kept for the game.
+
+    Heuristics never challenge there, an adaptive player does: `full` reads it (its play filter,
+    its delegate's spot checks). A view shows only this day's cards, so :meth:`watch` must see
+    the table at least once a day after such a henchman is placed (every Plan of the seat does)."""
+
+    def __init__(self) -> None:
+        self.seats: set[int] = set()
+        self._last_seen: tuple[int, int] = (0, 0)
+
+    def reset(self) -> None:
+        """Forget the game played so far."""
+        self.seats = set()
+        self._last_seen = (0, 0)
+
+    def watch(self, view) -> set[int]:
+        """Read ``view``'s cards of this day; the seats seen so far this game."""
+        now = (view.day, view.turn)
+        if now < self._last_seen:  # a new game, without a reset between
+            self.reset()
+        self._last_seen = now
+        if view.day < view.last_day:
+            for player in view.players:
+                for card in player.played:
+                    if card.turn < view.last_round_start:
+                        self.seats.update(
+                            s for s in card.henchmen if s not in (player.seat, view.seat)
+                        )
+        return self.seats

@@ -43,7 +43,9 @@ the k-th best of those (k = free henchmen) is worth more. On the last day an unu
 worth nothing, so it challenges freely as the day runs out. With ``early_challenge_rate`` r > 0
 (default 0) it also challenges, with probability r, a rival's card the rule lets pass before the
 day's last round while it holds two or more free henchmen: the rule alone never challenges early,
-which a player who bluffs early and plays honestly last exploits.
+which a player who bluffs early and plays honestly last exploits. ``spot_check="early_challengers"``
+limits those checks to the cards of rivals seen challenging early themselves
+(:class:`agents.bluff_model.EarlyChallengers`): heuristics never are, adaptive players may be.
 
 Safes. For every Safe it keeps a distribution over its value: the location's values minus the
 values it has seen there, sharpened by the rivals' Marks weighted by how often each rival's Marks
@@ -104,6 +106,7 @@ import numpy as np
 
 from agents.base import Agent, legal_ids
 from agents.bluff_model import (
+    EarlyChallengers,
     HandInference,
     PublicLog,
     challenge_propensity,
@@ -122,6 +125,9 @@ TIEBREAK_MONEY = 0.01  # tech per $ once it can only break ties
 # The more cash, the less the next $ buys: (cash from which, fraction of MONEY_VALUE).
 MONEY_STEPS = ((8, 0.75), (12, 0.45), (18, 0.2))
 HENCHMAN_VALUE = 0.6  # a free henchman for the days after this one
+#: Whose cards the early spot checks look at (``spot_check``): every rival's, or only those of
+#: rivals seen challenging before a day's last round (:class:`EarlyChallengers`).
+SPOT_CHECK_TARGETS = ("everyone", "early_challengers")
 KEEP_DISCOUNT = 0.8  # a later chance to challenge is uncertain (the card may not come as rated)
 RIVAL_REP_WEIGHT = 0.3  # a rival's reputation point, relative to one's own
 PEEK_BASE = 0.25  # a peek's value besides improving the steal (the Mark, knowing the board)
@@ -945,16 +951,27 @@ class HeuristicAgent(Agent):
     name = "heuristic"
 
     def __init__(
-        self, seed: int | None = None, *, reuse: bool = True, early_challenge_rate: float = 0.0
+        self,
+        seed: int | None = None,
+        *,
+        reuse: bool = True,
+        early_challenge_rate: float = 0.0,
+        spot_check: str = "everyone",
     ) -> None:
         rate = early_challenge_rate
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= 1.0:
             raise ValueError(
                 f"early_challenge_rate must be a number from 0 to 1, got {early_challenge_rate!r}"
             )
+        if spot_check not in SPOT_CHECK_TARGETS:
+            raise ValueError(
+                f"spot_check must be one of {', '.join(SPOT_CHECK_TARGETS)}, got {spot_check!r}"
+            )
         self.seed = seed
         self.reuse = reuse
         self.early_challenge_rate = float(rate)
+        self.spot_check = spot_check
+        self._early_challengers = EarlyChallengers()
         self._rng = random.Random(seed)
         self._inference: HandInference | None = None
         self._safe_memo: _SafeMemo | None = None
@@ -967,6 +984,7 @@ class HeuristicAgent(Agent):
         self._new_game()
 
     def _new_game(self) -> None:
+        self._early_challengers.reset()
         self._plan_slot: int | None = None
         self._plan_card: int | None = None
         self._last_used = None
@@ -1035,6 +1053,8 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------ entry point
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         require_view(self, view)
+        if self.spot_check == "early_challengers":
+            self._early_challengers.watch(view)  # before any early return: see every day
         legal = legal_ids(observation)
         if len(legal) == 1:
             return legal[0]
@@ -1156,6 +1176,10 @@ class HeuristicAgent(Agent):
         if view.current_player == view.seat or view.turn >= view.last_round_start:
             return False
         if ctx.me.free_henchmen < 2:
+            return False
+        if self.spot_check == "early_challengers" and (
+            view.current_player not in self._early_challengers.seats
+        ):
             return False
         return self._rng.random() < self.early_challenge_rate
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.bluff_model import EarlyChallengers
 from granujas_env.engine import actions as A
 
 __all__ = ["FILTERS", "ActionFilter", "HonestAfterEarlyChallenges", "make_filter"]
@@ -44,34 +45,24 @@ class HonestAfterEarlyChallenges(ActionFilter):
     name = "honest_after_early_challenges"
 
     def __init__(self) -> None:
-        self.challengers: set[int] = set()
+        self._early = EarlyChallengers()
+
+    @property
+    def challengers(self) -> set[int]:
         """Rivals seen placing a henchman before a day's last round, on a day before the last."""
-        self._last_seen: tuple[int, int] = (0, 0)
+        return self._early.seats
 
     def reset(self) -> None:
-        self.challengers = set()
-        self._last_seen = (0, 0)
-
-    def _watch(self, view: Any) -> None:
-        now = (view.day, view.turn)
-        if now < self._last_seen:  # a new game, without a reset between
-            self.reset()
-        self._last_seen = now
-        if view.day >= view.last_day:
-            return
-        for player in view.players:
-            for card in player.played:
-                if card.turn < view.last_round_start:
-                    self.challengers.update(
-                        s for s in card.henchmen if s not in (player.seat, view.seat)
-                    )
+        self._early.reset()
 
     def narrow(self, kind: str | None, legal: np.ndarray, view: Any) -> np.ndarray:
         if kind not in ("plan_card", "plan_slot"):
             return legal
         if view is None:
-            raise ValueError(f"the {self.name} filter reads the table: pass view=seat_view(game, seat)")
-        self._watch(view)
+            raise ValueError(
+                f"the {self.name} filter reads the table: pass view=seat_view(game, seat)"
+            )
+        self._early.watch(view)
         if view.turn >= view.last_round_start or not any(
             view.players[s].free_henchmen for s in self.challengers
         ):

@@ -330,10 +330,13 @@ class SafecrackerAgent(HeuristicAgent):
         model: MarkModel | None = None,
         prior_trust: float = PRIOR_TRUST,
         early_challenge_rate: float = 0.0,
+        spot_check: str = "everyone",
     ) -> None:
         if not 0.0 < prior_trust < 1.0:
             raise ValueError(f"prior_trust must be in (0, 1), got {prior_trust!r}")
-        super().__init__(seed, reuse=reuse, early_challenge_rate=early_challenge_rate)
+        super().__init__(
+            seed, reuse=reuse, early_challenge_rate=early_challenge_rate, spot_check=spot_check
+        )
         self.model = shipped_model() if model is None else model
         self.prior_trust = prior_trust
         self._view = None

@@ -1,4 +1,5 @@
-"""The heuristic's early spot checks (``early_challenge_rate``): a mixed challenge strategy.
+"""The heuristic's early spot checks (``early_challenge_rate``, on whose cards: ``spot_check``): a
+mixed challenge strategy.
 
 Before the day's last round, in a turn's last window, holding two or more free henchmen, a bot
 with rate r challenges a rival's card its posterior would let pass with probability r; elsewhere
@@ -15,6 +16,7 @@ from agents import make
 from agents.heuristic import HeuristicAgent
 from agents.policy import make_bot
 from agents.safecracker import SafecrackerAgent
+from agents.styles import AlwaysChallenge
 from granujas_env.engine import Game, GameConfig
 from granujas_env.engine import actions as A
 from granujas_env.view import seat_view
@@ -123,3 +125,60 @@ def test_a_models_delegate_takes_options_from_the_spec():
         make_bot(make("heuristic"), options={"early_challenge_rate": 0.1})
     with pytest.raises(ValueError, match="delegate.<option"):
         make_bot("full:early_challenge_rate=0.1")
+
+
+def _games_with_an_early_challenger(seed: int):
+    """Challenge decisions of a 4-player short game in which seat 0 challenges every card it
+    can (early ones too) and the others are safecrackers: (game, seat, legal, early
+    challengers so far), the last from the challenge decisions answered yes on a card played
+    before a day's last round, on a day before the last."""
+    game = Game(GameConfig(4, "short", False), seed=seed)
+    bots = [AlwaysChallenge(seed=seed), *(SafecrackerAgent(seed=seed + s) for s in (1, 2, 3))]
+    watchers = {
+        s: SafecrackerAgent(seed=1, early_challenge_rate=1.0, spot_check="early_challengers")
+        for s in (1, 2, 3)
+    }
+    early: set[int] = set()
+    while not game.game_over:
+        seat = game.current_player
+        legal = game.legal_actions()
+        view = seat_view(game, seat)
+        if seat in watchers:  # sees every decision of its seat, as a delegate does
+            watched = watchers[seat].act(_mask(legal), view=view)
+            if game.decision.kind == "challenge":
+                yield game, seat, legal, watched, set(early)
+        action = bots[seat].act(_mask(legal), view=view)
+        if (
+            game.decision.kind == "challenge"
+            and action == A.CONFIRM
+            and view.turn < (view.turns_per_day - 1) * view.num_players
+            and view.day < view.last_day
+        ):
+            early.add(seat)
+        game.apply(action)
+
+
+def test_spot_checks_on_early_challengers_look_only_at_their_cards():
+    seen = {"checked": 0, "left_to_the_posterior": 0}
+    for seed in range(5301, 5304):
+        for game, seat, legal, watched, early in _games_with_an_early_challenger(seed):
+            view = seat_view(game, seat)
+            plain = SafecrackerAgent(seed=1).act(_mask(legal), view=view)
+            if _eligible(game, seat, legal) and view.current_player in early - {seat}:
+                assert watched == A.CONFIRM
+                seen["checked"] += 1
+            elif view.current_player not in early:
+                assert watched == plain
+                seen["left_to_the_posterior"] += 1
+    assert seen["checked"] > 5 and seen["left_to_the_posterior"] > 20
+
+
+def test_spot_check_targets_are_an_option_refused_by_name():
+    bot = make_bot("full:delegate.early_challenge_rate=0.3:delegate.spot_check=early_challengers")
+    delegate = bot.table_agents[4].delegate
+    assert (delegate.early_challenge_rate, delegate.spot_check) == (0.3, "early_challengers")
+    assert make_bot("full", seed=2).table_agents[4].delegate.spot_check == "everyone"
+    with pytest.raises(ValueError, match="spot_check must be one of everyone, early_challengers"):
+        HeuristicAgent(seed=0, spot_check="rivals")
+    with pytest.raises(ValueError, match="spot_check"):
+        make_bot("safecracker:spot_check=nobody")
