@@ -654,7 +654,8 @@ class EarlyChallengers:
 
     Heuristics never challenge there, an adaptive player does: `full` reads it (its play filter,
     its delegate's spot checks). A view shows only this day's cards, so :meth:`watch` must see
-    the table at least once a day after such a henchman is placed (every Plan of the seat does)."""
+    the table at least once a day after such a henchman is placed: the filter watches at every
+    Plan of its seat (one a round, the last in the last round), the heuristic at every decision."""
 
     def __init__(self) -> None:
         self.seats: set[int] = set()
