@@ -1053,7 +1053,7 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------ entry point
     def act(self, observation: Mapping[str, np.ndarray], view: object | None = None) -> int:
         require_view(self, view)
-        if self.spot_check == "early_challengers":
+        if self.early_challenge_rate and self.spot_check == "early_challengers":
             self._early_challengers.watch(view)  # before any early return: see every day
         legal = legal_ids(observation)
         if len(legal) == 1:
