@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 PURPOSE = {
     "full": "The bot to play against, a model per table: 2-player games by `model_2p.zip` "
     "(every decision learnt, MaskablePPO over the heuristic's advice), 3- and 4-player games by "
-    "`plan/` (the Plan learnt from `bluffer`'s, `safecracker`'s other decisions).",
+    "`plan/` (the Plan learnt from `bluffer`'s, with a play filter; `safecracker`'s other "
+    "decisions, with spot checks on early challengers).",
     "bluffer": "The Plan (which card, which slot) learnt; every other decision, challenges "
     "included, is the heuristic's. A strong 4-player bluffer.",
     "safecracker": "Rule-based: the heuristic with Safe values estimated from rivals' Marks "

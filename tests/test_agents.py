@@ -436,13 +436,13 @@ def test_a_cards_play_delegate_plays_the_other_decisions(tmp_path) -> None:
     import shutil
 
     from agents import make
-    from agents.policy import MODELS_DIR, PolicyAgent, load
+    from agents.policy import MODELS_DIR, PolicyAgent, load, make_bot
     from granujas_env.env import raw_env
 
     folder = tmp_path / "plan"
     shutil.copytree(MODELS_DIR / "full" / "plan", folder)
     card = json.loads((folder / "model_card.json").read_text())
-    assert card["play_delegate"] == "safecracker"
+    assert card["play_delegate"] == "safecracker:early_challenge_rate=0.3:spot_check=early_challengers"
     assert card["delegate"] == "heuristic"
     for value, trained_with, expected in (
         ("heuristic", "heuristic", "heuristic"),
@@ -461,7 +461,7 @@ def test_a_cards_play_delegate_plays_the_other_decisions(tmp_path) -> None:
         PolicyAgent(folder / "model.zip")
 
     bot = load("full", seed=1)
-    safecracker, heuristic = make("safecracker", seed=1), make("heuristic", seed=1)
+    safecracker, heuristic = make_bot(card["play_delegate"], seed=1), make("heuristic", seed=1)
     delegated = differs = 0
     for seed in (3, 4):
         env = raw_env(num_players=4)

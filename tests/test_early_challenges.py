@@ -116,7 +116,10 @@ def test_a_models_delegate_takes_options_from_the_spec():
     for n in (3, 4):
         delegate = bot.table_agents[n].delegate
         assert isinstance(delegate, SafecrackerAgent) and delegate.early_challenge_rate == 0.1
-    assert make_bot("full", seed=2).table_agents[4].delegate.early_challenge_rate == 0.0
+    shipped = make_bot("full", seed=2).table_agents[4].delegate  # its card's play_delegate
+    assert (shipped.early_challenge_rate, shipped.spot_check) == (0.3, "early_challengers")
+    overridden = make_bot("full:delegate.early_challenge_rate=0", seed=2).table_agents[4].delegate
+    assert (overridden.early_challenge_rate, overridden.spot_check) == (0.0, "early_challengers")
     with pytest.raises(ValueError, match="early_chalenge_rate"):
         make_bot("full:delegate.early_chalenge_rate=0.1")
     with pytest.raises(ValueError, match="no delegate"):
@@ -177,7 +180,7 @@ def test_spot_check_targets_are_an_option_refused_by_name():
     bot = make_bot("full:delegate.early_challenge_rate=0.3:delegate.spot_check=early_challengers")
     delegate = bot.table_agents[4].delegate
     assert (delegate.early_challenge_rate, delegate.spot_check) == (0.3, "early_challengers")
-    assert make_bot("full", seed=2).table_agents[4].delegate.spot_check == "everyone"
+    assert make_bot("safecracker", seed=2).spot_check == "everyone"
     with pytest.raises(ValueError, match="spot_check must be one of everyone, early_challengers"):
         HeuristicAgent(seed=0, spot_check="rivals")
     with pytest.raises(ValueError, match="spot_check"):
